@@ -1,0 +1,74 @@
+// The collection tree of a corpus: what the Collection endpoint serves.
+// Loaders (builder/metadata/*) produce a Catalog; nothing here touches the disk.
+
+/** A text value in Dublin Core: a plain string, or a string tagged with its language. */
+export type DcValue = string | { lang: string; value: string };
+
+/** Dublin Core terms. Every key holds an array of values, except `dateCopyrighted` (a year). */
+export interface DublinCore {
+  title?: DcValue[];
+  description?: DcValue[];
+  creator?: DcValue[];
+  contributor?: DcValue[];
+  publisher?: DcValue[];
+  language?: string[];
+  type?: DcValue[];
+  source?: DcValue[];
+  date?: DcValue[];
+  dateCopyrighted?: number;
+  [term: string]: DcValue[] | number | undefined;
+}
+
+interface NodeBase {
+  id: string;
+  title: string;
+  description?: string;
+  dublinCore?: DublinCore;
+  /** Terms of other vocabularies, keyed by a prefixed name such as `saws:isAttributedToAuthor`. */
+  extensions?: Record<string, DcValue[]>;
+  /** Ids of the collections this node belongs to, in the order they were found. */
+  parents: string[];
+}
+
+export interface CollectionNode extends NodeBase {
+  kind: "collection";
+  /** Ids of the members, in display order. */
+  children: string[];
+}
+
+export interface ResourceNode extends NodeBase {
+  kind: "resource";
+  /** Absolute path of the TEI file. It may not exist yet: a record with no text. */
+  file: string;
+  /** Absolute path of the metadata file that declared this resource (for warnings and writes). */
+  metadataFile?: string;
+}
+
+export type CatalogNode = CollectionNode | ResourceNode;
+
+/** A problem found in the corpus that does not stop the build. */
+export interface Warning {
+  file: string;
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+export interface Catalog {
+  /** Id of the top-level collection (answered by a Collection request without `id`). */
+  rootId: string;
+  nodes: Map<string, CatalogNode>;
+  warnings: Warning[];
+}
+
+/** Thrown when the corpus cannot be built at all (for example an unreadable metadata file at the root). */
+export class CorpusError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly column: number | undefined,
+    message: string,
+  ) {
+    super(`${file}${line ? `:${line}${column ? `:${column}` : ""}` : ""}: ${message}`);
+  }
+}
