@@ -1,3 +1,5 @@
+import type { CiteStructureJson } from "./citation/scheme.js";
+
 // The collection tree of a corpus: what the Collection endpoint serves.
 // Loaders (builder/metadata/*) produce a Catalog; nothing here touches the disk.
 
@@ -45,6 +47,20 @@ export interface ResourceNode extends NodeBase {
 }
 
 export type CatalogNode = CollectionNode | ResourceNode;
+
+/** What the Collection endpoint says of a Resource's text, from its citation index. */
+export interface TextSummary {
+  hasText: boolean;
+  maxCiteDepth: number;
+  citeStructure: CiteStructureJson[];
+}
+
+/** The catalogue with the text summaries: all the Collection endpoint needs. */
+export interface Library {
+  rootId: string;
+  nodes: Map<string, CatalogNode>;
+  texts: Map<string, TextSummary>;
+}
 
 /** A problem found in the corpus that does not stop the build. */
 export interface Warning {

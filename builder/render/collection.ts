@@ -1,0 +1,66 @@
+// Collection endpoint: a collection with its members, a Resource with its full metadata,
+// or the parents of either; paged by `page`.
+
+import type { CatalogNode, Library } from "../catalog.js";
+import type { DtsRequest } from "../request.js";
+import type { Site } from "../site.js";
+import { collectionUrl, documentUrl, navigationUrl, passageTemplate } from "../urls.js";
+import { type DtsResponse, jsonError, jsonResponse } from "./response.js";
+
+type CollectionQuery = Extract<DtsRequest, { kind: "collection" }>;
+
+/** The JSON-LD object of a node; `full` adds what a Resource's own answer and members carry. */
+function describe(site: Site, library: Library, node: CatalogNode): Record<string, unknown> {
+  const children = node.kind === "collection" ? node.children.length : 0;
+  const out: Record<string, unknown> = {
+    "@id": node.id,
+    "@type": node.kind === "collection" ? "Collection" : "Resource",
+    title: node.title,
+  };
+  if (node.description) out.description = node.description;
+  out.totalItems = children;
+  out.totalChildren = children;
+  out.totalParents = node.parents.length;
+  if (node.kind === "resource") {
+    const text = library.texts.get(node.id);
+    out.maxCiteDepth = text?.maxCiteDepth ?? 0;
+    out.passage = passageTemplate(site, node.id);
+    if (text?.hasText) {
+      out.references = navigationUrl(site, node.id);
+      out.download = documentUrl(site, node.id);
+      if (text.citeStructure.length) out.citeStructure = text.citeStructure;
+    }
+  }
+  if (node.dublinCore && Object.keys(node.dublinCore).length) out.dublinCore = node.dublinCore;
+  if (node.extensions && Object.keys(node.extensions).length) out.extensions = node.extensions;
+  return out;
+}
+
+export function renderCollection(site: Site, q: CollectionQuery, library: Library): DtsResponse {
+  const id = q.id ?? library.rootId;
+  const node = library.nodes.get(id);
+  if (!node) return jsonError(site, 404, `There is no collection or resource with the id "${id}".`);
+  const memberIds = q.nav === "parents" ? node.parents : node.kind === "collection" ? node.children : [];
+  const body: Record<string, unknown> = { "@context": site.context, ...describe(site, library, node) };
+  if (q.nav === "parents") body.totalItems = node.parents.length;
+
+  let shown = memberIds;
+  if (q.page !== undefined || memberIds.length > site.pageSize) {
+    const pages = Math.max(1, Math.ceil(memberIds.length / site.pageSize));
+    const page = q.page ?? 1;
+    if (page > pages) {
+      return jsonError(site, 404, `page ${page} is past the last page (${pages}) of "${id}"`);
+    }
+    shown = memberIds.slice((page - 1) * site.pageSize, page * site.pageSize);
+    const pageUrl = (p: number): string => collectionUrl(site, q.id, q.nav === "parents" ? "parents" : undefined, p);
+    const view: Record<string, string> = { "@id": pageUrl(page), "@type": "PartialCollectionView", first: pageUrl(1) };
+    if (page > 1) view.previous = pageUrl(page - 1);
+    if (page < pages) view.next = pageUrl(page + 1);
+    view.last = pageUrl(pages);
+    body.view = view;
+  }
+  if (node.kind === "collection" || q.nav === "parents") {
+    body.member = shown.map((m) => describe(site, library, library.nodes.get(m)!));
+  }
+  return jsonResponse(site, body);
+}

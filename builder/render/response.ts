@@ -1,0 +1,62 @@
+// The response of a request, as the renderers produce it and both the tree writer and the
+// server send it. Error bodies are built here: XML for the Document endpoint, Hydra Status
+// JSON for the others.
+
+import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, type Site, TEI_TYPE } from "../site.js";
+import { linkHeader } from "../urls.js";
+
+export interface DtsResponse {
+  status: number;
+  type: string;
+  /** The Link header value. */
+  link: string;
+  location?: string;
+  body: Uint8Array | string;
+}
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Entity",
+  500: "Internal Server Error",
+};
+
+export function reason(status: number): string {
+  return REASONS[status] ?? "Error";
+}
+
+export function escapeXml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** The Document endpoint's error: an `error` element in the DTS namespace. */
+export function xmlError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
+  const body =
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<error xmlns="${DTS_ERROR_NS}" statusCode="${status}">\n` +
+    `  <title>${escapeXml(title)}</title>\n` +
+    `  <description>${escapeXml(description)}</description>\n` +
+    `</error>\n`;
+  return { status, type: TEI_TYPE, link: linkHeader(site), body };
+}
+
+/** The Collection and Navigation endpoints' error: a Hydra Status object. */
+export function jsonError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
+  const body = json({ "@context": HYDRA_CONTEXT, "@type": "Status", statusCode: status, title, description });
+  return { status, type: JSONLD_TYPE, link: linkHeader(site), body };
+}
+
+/** JSON as every response writes it: two-space indented, with a final newline. */
+export function json(value: unknown): string {
+  return JSON.stringify(value, null, 2) + "\n";
+}
+
+export function jsonResponse(site: Site, value: unknown, links: Parameters<typeof linkHeader>[1] = []): DtsResponse {
+  return { status: 200, type: JSONLD_TYPE, link: linkHeader(site, links), body: json(value) };
+}

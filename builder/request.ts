@@ -1,0 +1,199 @@
+// What a GET asks for, read once from the URL. The build enumerates these, the server
+// parses them, and `requestToPath` (the one request-to-file function) names their files.
+
+import { type Site } from "./site.js";
+
+export type DtsRequest =
+  | { kind: "entry" }
+  | { kind: "docs" }
+  | { kind: "context" }
+  | { kind: "collection"; id?: string; nav: "children" | "parents"; page?: number }
+  | { kind: "document"; id: string; ref?: string; start?: string; end?: string; format?: string }
+  | {
+      kind: "navigation";
+      id: string;
+      ref?: string;
+      start?: string;
+      end?: string;
+      /** Levels below the requested one; "max" is the deepest level. Default 1. */
+      down: number | "max";
+      groupBy?: number;
+      max?: number;
+      page?: number;
+    };
+
+export type Endpoint = "entry" | "docs" | "context" | "collection" | "document" | "navigation";
+
+/** A request that could not be read: the endpoint it was for, the status and the reason. */
+export interface BadRequest {
+  kind: "bad";
+  endpoint: Endpoint | "unknown";
+  status: number;
+  title: string;
+  description: string;
+}
+
+/** Which endpoint a path names, or null when it is outside the API. */
+export function endpointOf(pathname: string, site: Site): Endpoint | null {
+  if (!pathname.startsWith(site.basePath)) return null;
+  const rest = pathname.slice(site.basePath.length).replace(/\/+$/, "");
+  switch (rest) {
+    case "":
+      return "entry";
+    case "/collection":
+      return "collection";
+    case "/document":
+      return "document";
+    case "/navigation":
+      return "navigation";
+    case "/docs":
+      return "docs";
+    case "/context.json":
+      return "context";
+    default:
+      return null;
+  }
+}
+
+const bad = (endpoint: Endpoint, description: string, status = 400): BadRequest => ({
+  kind: "bad",
+  endpoint,
+  status,
+  title: status === 404 ? "Not Found" : "Bad Request",
+  description,
+});
+
+function positiveInteger(value: string | null): number | undefined | null {
+  if (value === null) return undefined;
+  return /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : null;
+}
+
+/** Reads a GET request. Parameter values arrive decoded by URLSearchParams. */
+export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | null {
+  const endpoint = endpointOf(url.pathname, site);
+  if (endpoint === null) return null;
+  const q = url.searchParams;
+  const get = (name: string): string | undefined => q.get(name) ?? undefined;
+  switch (endpoint) {
+    case "entry":
+    case "docs":
+    case "context":
+      return { kind: endpoint };
+    case "collection": {
+      const nav = q.get("nav") ?? "children";
+      if (nav !== "children" && nav !== "parents") {
+        return bad(endpoint, `nav must be "children" or "parents", not "${nav}"`);
+      }
+      const page = positiveInteger(q.get("page"));
+      if (page === null) return bad(endpoint, `page must be a whole number from 1, not "${q.get("page")}"`);
+      return { kind: "collection", id: get("id"), nav, page };
+    }
+    case "document": {
+      const id = get("id");
+      if (id === undefined || id === "") return bad(endpoint, "the required parameter id is missing");
+      const ref = get("ref");
+      const start = get("start");
+      const end = get("end");
+      if (ref !== undefined && (start !== undefined || end !== undefined)) {
+        return bad(endpoint, "ref cannot be combined with start or end: ask for one passage (ref) or one range (start, end)");
+      }
+      const format = get("format");
+      return { kind: "document", id, ref, start, end, format };
+    }
+    case "navigation": {
+      const id = get("id");
+      if (id === undefined || id === "") return bad(endpoint, "the required parameter id is missing");
+      const ref = get("ref");
+      const start = get("start");
+      const end = get("end");
+      if (ref !== undefined && (start !== undefined || end !== undefined)) {
+        return bad(endpoint, "ref cannot be combined with start or end");
+      }
+      if ((start === undefined) !== (end === undefined)) {
+        return bad(endpoint, "a range needs both start and end");
+      }
+      const rawDown = q.get("down");
+      let down: number | "max" = 1;
+      if (rawDown !== null) {
+        if (rawDown === "max" || rawDown === "-1") down = "max";
+        else if (/^[0-9]{1,3}$/.test(rawDown)) down = Number(rawDown);
+        else return bad(endpoint, `down must be a whole number from 0, or "max", not "${rawDown}"`);
+      }
+      if (down === 0 && ref === undefined && start === undefined) {
+        return bad(endpoint, "down=0 needs a ref or a range: it asks for the node itself, with no members");
+      }
+      const groupBy = positiveInteger(q.get("groupBy"));
+      if (groupBy === null) return bad(endpoint, `groupBy must be a whole number from 1, not "${q.get("groupBy")}"`);
+      const max = positiveInteger(q.get("max"));
+      if (max === null) return bad(endpoint, `max must be a whole number from 1, not "${q.get("max")}"`);
+      const page = positiveInteger(q.get("page"));
+      if (page === null) return bad(endpoint, `page must be a whole number from 1, not "${q.get("page")}"`);
+      if (page !== undefined && max === undefined) return bad(endpoint, "page needs max, the number of members per page");
+      return { kind: "navigation", id, ref, start, end, down, groupBy, max, page };
+    }
+  }
+}
+
+/**
+ * Encodes a value into a file-name-safe form: `a-z 0-9 . -` stay, everything else is `_hh`
+ * per UTF-8 byte (so names are the same on case-insensitive disks), a leading `.` too
+ * (no `.` or `..` names). Long names are cut and end with a hash, to stay under 255 bytes.
+ */
+export function encodeName(value: string): string {
+  let out = "";
+  const bytes = new TextEncoder().encode(value);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    const safe = (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2d || (b === 0x2e && i > 0);
+    out += safe ? String.fromCharCode(b) : "_" + b.toString(16).padStart(2, "0");
+  }
+  if (out.length > 180) out = out.slice(0, 150) + "_z" + fnv1a64(value);
+  return out;
+}
+
+/** A 64-bit FNV-1a hash in hex: enough to keep shortened names apart, and runs anywhere. */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(text)) {
+    h ^= BigInt(b);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, "0");
+}
+
+/** The folder of a document's files in the tree (document and navigation share the id part). */
+export function documentFolder(id: string): string {
+  return `document/${encodeName(id)}`;
+}
+
+/**
+ * The file that holds the response to a request, relative to the tree, or null when the
+ * response is not stored (ranges, and navigation with groupBy, max or down=0).
+ */
+export function requestToPath(req: DtsRequest): string | null {
+  switch (req.kind) {
+    case "entry":
+      return "index.json";
+    case "docs":
+      return "docs.json";
+    case "context":
+      return "context.json";
+    case "collection":
+      return `collection/${req.id === undefined ? "_" : encodeName(req.id)}/${req.nav}${req.page ? `.p${req.page}` : ""}.json`;
+    case "document":
+      if (req.start !== undefined || req.end !== undefined || req.format !== undefined) return null;
+      return `${documentFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
+    case "navigation":
+      if (req.start !== undefined || req.groupBy !== undefined || req.max !== undefined || req.down === 0) return null;
+      return `navigation/${encodeName(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down}.json`;
+  }
+}
+
+/** Per-folder manifest of statuses and headers. */
+export const MANIFEST = "_manifest.json";
+/** A document's citation index, beside its responses. */
+export const INDEX_FILE = "_index.json";
+/** The catalogue the server renders dynamic Collection answers from. */
+export const CATALOG_FILE = "_catalog.json";
+/** The settings the tree was built with (base path, page size, context). */
+export const SITE_FILE = "_site.json";

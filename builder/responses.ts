@@ -1,0 +1,79 @@
+// Every response the tree stores, as (request, response) pairs. The build writes them; the
+// server computes any other request with the same renderers.
+
+import type { CitedText } from "./citation/cited-text.js";
+import type { Library } from "./catalog.js";
+import { renderCollection } from "./render/collection.js";
+import { documentWithoutText, renderDocument } from "./render/document.js";
+import { renderNavigation } from "./render/navigation.js";
+import { type DtsResponse, jsonError } from "./render/response.js";
+import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "./render/service.js";
+import type { DtsRequest } from "./request.js";
+import type { Site } from "./site.js";
+
+export interface Stored {
+  request: DtsRequest;
+  response: DtsResponse;
+}
+
+export function* serviceResponses(site: Site, methods: DocumentMethod[]): Generator<Stored> {
+  yield { request: { kind: "entry" }, response: renderEntry(site) };
+  yield { request: { kind: "docs" }, response: renderDocs(site, methods) };
+  yield { request: { kind: "context" }, response: renderContext(site) };
+}
+
+/** Children (every page) and parents of every node, and of the root asked for without an id. */
+export function* collectionResponses(site: Site, library: Library): Generator<Stored> {
+  const ids: (string | undefined)[] = [undefined, ...library.nodes.keys()];
+  for (const id of ids) {
+    const node = library.nodes.get(id ?? library.rootId)!;
+    for (const nav of ["children", "parents"] as const) {
+      const count = nav === "parents" ? node.parents.length : node.kind === "collection" ? node.children.length : 0;
+      const request: DtsRequest = { kind: "collection", id, nav };
+      yield { request, response: renderCollection(site, request, library) };
+      const pages = Math.max(1, Math.ceil(count / site.pageSize));
+      for (let page = 1; page <= pages; page++) {
+        const paged: DtsRequest = { kind: "collection", id, nav, page };
+        yield { request: paged, response: renderCollection(site, paged, library) };
+      }
+    }
+  }
+}
+
+/**
+ * The whole document, every passage, and navigation: the whole document at each `down`
+ * and `max`, every unit with the default `down`, and every unit with children at each
+ * deeper `down` and `max`.
+ */
+export function* documentResponses(site: Site, text: CitedText): Generator<Stored> {
+  const id = text.id;
+  const doc = (ref?: string): Stored => {
+    const request = { kind: "document", id, ref } as const;
+    return { request, response: renderDocument(site, request, text) };
+  };
+  const nav = (ref: string | undefined, down: number | "max"): Stored => {
+    const request = { kind: "navigation", id, ref, down } as const;
+    return { request, response: renderNavigation(site, request, text) };
+  };
+  yield doc();
+  const depth = text.index.maxCiteDepth;
+  for (let down = 1; down <= Math.max(1, depth); down++) yield nav(undefined, down);
+  yield nav(undefined, "max");
+  for (const unit of text.units) {
+    yield doc(unit.ref);
+    yield nav(unit.ref, 1);
+  }
+  for (let u = 0; u < text.units.length; u++) {
+    const unit = text.units[u];
+    if (unit.level >= depth || text.unitsAt(unit.level + 1, u).length === 0) continue;
+    for (let down = 2; down <= depth - unit.level; down++) yield nav(unit.ref, down);
+    yield nav(unit.ref, "max");
+  }
+}
+
+/** A record with no text: the document and its navigation answer 404, saying so. */
+export function* textlessResponses(site: Site, id: string): Generator<Stored> {
+  yield { request: { kind: "document", id }, response: documentWithoutText(site, id) };
+  const description = `The document "${id}" has a metadata record but no text yet, so it has no citable units.`;
+  yield { request: { kind: "navigation", id, down: 1 }, response: jsonError(site, 404, description) };
+}

@@ -1,0 +1,35 @@
+// Settings shared by the build and the server: where the API lives and how it answers.
+
+export interface Site {
+  /** Path prefix of every route, without a trailing slash ("" for the host root). */
+  basePath: string;
+  /** Members per Collection page. */
+  pageSize: number;
+  /** The `@context` value of JSON-LD responses. */
+  context: string;
+}
+
+/** The context address of the 1-draft2 drafts. The published file is not valid JSON. */
+export const PUBLISHED_CONTEXT =
+  "https://distributed-text-services.github.io/specifications/context/1.0.0draft-2.json";
+
+export const TEI_NS = "http://www.tei-c.org/ns/1.0";
+export const DTS_NS = "https://w3id.org/dts/api#";
+export const DTS_ERROR_NS = "https://w3id.org/dts/api";
+export const HYDRA_API_DOC = "http://www.w3.org/ns/hydra/core#apiDocumentation";
+export const HYDRA_CONTEXT = "http://www.w3.org/ns/hydra/context.jsonld";
+
+export const TEI_TYPE = "application/tei+xml";
+export const JSONLD_TYPE = "application/ld+json";
+
+export function makeSite(options: { basePath?: string; pageSize?: number; localContext?: boolean } = {}): Site {
+  const raw = options.basePath ?? "/api/dts";
+  const basePath = raw === "/" ? "" : "/" + raw.replace(/^\/+|\/+$/g, "");
+  const pageSize = options.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`page size must be a positive integer, not ${pageSize}`);
+  return {
+    basePath: basePath === "/" ? "" : basePath,
+    pageSize,
+    context: options.localContext ? `${basePath}/context.json` : PUBLISHED_CONTEXT,
+  };
+}

@@ -1,0 +1,88 @@
+// The `dts` command line: build a tree from a corpus, serve a tree.
+
+import { Command, InvalidArgumentError } from "commander";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { build } from "../builder/build.js";
+import { CorpusError } from "../builder/catalog.js";
+import { SITE_FILE } from "../builder/request.js";
+import { type Site, makeSite } from "../builder/site.js";
+import { startServer } from "../server/serve.js";
+import { printReport } from "./report.js";
+import { progressBar } from "./progress.js";
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+}
+
+function fail(command: string, error: unknown): never {
+  if (error instanceof CorpusError) {
+    const where = `${relative(process.cwd(), error.file) || error.file}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ""}` : ""}`;
+    console.error(`dts ${command}: ${where}: ${error.message.slice(error.message.indexOf(": ") + 2)}`);
+  } else {
+    console.error(`dts ${command}: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.DTS_DEBUG && error instanceof Error) console.error(error.stack);
+  }
+  process.exit(1);
+}
+
+const program = new Command();
+program.name("dts").description("A static-first Distributed Text Services (DTS 1-draft2) server for TEI corpora.");
+
+program
+  .command("build")
+  .description("build every GET response of a corpus into a static tree")
+  .option("--corpus <dir>", "corpus folder (CapiTainS or the native layout)", "corpus")
+  .option("--out <dir>", "output folder", "dist")
+  .option("--base-path <path>", "path of the API on the host", "/api/dts")
+  .option("--page-size <n>", "members per Collection page", integer("--page-size", 1, 100000), 100)
+  .option("--local-context", "reference the tree's own valid JSON-LD context instead of the published one")
+  .option("--json", "print the report as JSON")
+  .action(async (opts) => {
+    try {
+      const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext });
+      const bar = opts.json ? null : progressBar(process.stderr, "documents");
+      const report = await build({ corpus: opts.corpus, out: opts.out, site, onProgress: bar?.update });
+      bar?.done();
+      printReport(report, { json: Boolean(opts.json), corpus: opts.corpus, out: opts.out });
+    } catch (e) {
+      fail("build", e);
+    }
+  });
+
+program
+  .command("serve")
+  .description("serve a built tree over HTTP")
+  .option("--dist <dir>", "the built tree", "dist")
+  .option("--corpus <dir>", "the corpus the tree was built from (for writes)")
+  .option("--port <n>", "port (0 picks a free one)", integer("--port", 0, 65535), 8080)
+  .option("--host <host>", "address to listen on", "127.0.0.1")
+  .action(async (opts) => {
+    try {
+      const site = readSite(opts.dist);
+      const server = await startServer({ dist: opts.dist, site, port: opts.port, host: opts.host });
+      console.log(`dts serve: ${server.url}${site.basePath || "/"} (tree ${opts.dist})`);
+      const stop = (): void => void server.close().then(() => process.exit(0));
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    } catch (e) {
+      fail("serve", e);
+    }
+  });
+
+/** The settings the tree was built with, so the server answers with the same addresses. */
+function readSite(dist: string): Site {
+  let text: string;
+  try {
+    text = readFileSync(join(dist, SITE_FILE), "utf8");
+  } catch {
+    throw new Error(`${dist} is not a built tree (no ${SITE_FILE}); run \`dts build --out ${dist}\` first`);
+  }
+  return JSON.parse(text) as Site;
+}
+
+program.parseAsync(process.argv).catch((e) => fail(program.args[0] ?? "", e));

@@ -1,0 +1,235 @@
+// The reader: answers GET and HEAD from the built tree, and computes what the tree does not
+// hold (ranges, grouped or paged navigation, errors) with the same renderers as the build.
+// Runtime-neutral: it sees the tree only through TreeStorage.
+
+import { Hono } from "hono";
+import type { Library } from "../builder/catalog.js";
+import { CitedText } from "../builder/citation/cited-text.js";
+import { renderCollection } from "../builder/render/collection.js";
+import { documentWithoutText, renderDocument, unknownDocument } from "../builder/render/document.js";
+import { renderNavigation } from "../builder/render/navigation.js";
+import { type DtsResponse, jsonError, xmlError } from "../builder/render/response.js";
+import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
+import {
+  type BadRequest,
+  CATALOG_FILE,
+  type DtsRequest,
+  INDEX_FILE,
+  MANIFEST,
+  documentFolder,
+  endpointOf,
+  parseRequest,
+  requestToPath,
+} from "../builder/request.js";
+import type { Site } from "../builder/site.js";
+import { indexFromJson, libraryFromJson } from "../builder/stored-data.js";
+import type { ManifestEntry } from "../builder/tree-writer.js";
+import { entryUrl } from "../builder/urls.js";
+import type { TreeStorage } from "./storage.js";
+
+export interface ReaderOptions {
+  site: Site;
+  storage: TreeStorage;
+  /** Methods of the Document endpoint besides GET that another handler serves. */
+  methods?: DocumentMethod[];
+  /** How many parsed documents and manifests to keep in memory. */
+  cacheSize?: number;
+}
+
+export const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Link, Location, ETag",
+};
+
+const STATIC_CACHE_CONTROL = "public, max-age=300";
+const DYNAMIC_CACHE_CONTROL = "no-cache";
+
+/** A small least-recently-used map. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly size: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+export class TreeReader {
+  private library: Promise<Library> | null = null;
+  private readonly manifests: Lru<Promise<Record<string, ManifestEntry> | null>>;
+  private readonly texts: Lru<Promise<CitedText | null>>;
+
+  constructor(private readonly options: ReaderOptions) {
+    this.manifests = new Lru(options.cacheSize ?? 64);
+    this.texts = new Lru(options.cacheSize ?? 64);
+  }
+
+  /** Forgets what was read, after the tree changed. */
+  invalidate(): void {
+    this.library = null;
+    this.manifests.clear();
+    this.texts.clear();
+  }
+
+  get site(): Site {
+    return this.options.site;
+  }
+
+  async answer(url: URL, headers: Headers): Promise<Response> {
+    const site = this.options.site;
+    const req = parseRequest(url, site);
+    if (req === null) {
+      return this.send(
+        jsonError(site, 404, `No endpoint at ${url.pathname}. The API's entry point is ${entryUrl(site)}.`),
+        headers,
+      );
+    }
+    if (req.kind === "bad") return this.send(badRequest(site, req), headers);
+    const path = requestToPath(req);
+    if (path !== null) {
+      const stored = await this.fromTree(path);
+      if (stored) return this.send(stored.response, headers, stored.etag);
+    }
+    return this.send(await this.compute(req), headers);
+  }
+
+  private async fromTree(path: string): Promise<{ response: DtsResponse; etag?: string } | null> {
+    const slash = path.lastIndexOf("/");
+    const folder = slash < 0 ? "" : path.slice(0, slash);
+    const manifest = await this.manifest(folder);
+    const entry = manifest?.[path.slice(slash + 1)];
+    if (!entry) return null;
+    const file = await this.options.storage.read(path);
+    if (!file) return null;
+    return { response: { status: entry.status, type: entry.type, link: entry.link, body: file.body }, etag: file.etag };
+  }
+
+  private manifest(folder: string): Promise<Record<string, ManifestEntry> | null> {
+    let m = this.manifests.get(folder);
+    if (!m) {
+      m = this.options.storage
+        .read(folder ? `${folder}/${MANIFEST}` : MANIFEST)
+        .then((f) => (f ? (JSON.parse(new TextDecoder().decode(f.body)) as Record<string, ManifestEntry>) : null));
+      this.manifests.set(folder, m);
+    }
+    return m;
+  }
+
+  loadLibrary(): Promise<Library> {
+    this.library ??= this.options.storage.read(CATALOG_FILE).then((f) => {
+      if (!f) throw new Error(`the tree has no ${CATALOG_FILE}: build it with \`dts build\``);
+      return libraryFromJson(new TextDecoder().decode(f.body));
+    });
+    return this.library;
+  }
+
+  /** A document's source and index, or null when it has none in the tree. */
+  loadText(id: string): Promise<CitedText | null> {
+    let t = this.texts.get(id);
+    if (!t) {
+      const folder = documentFolder(id);
+      t = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), this.options.storage.read(`${folder}/_.xml`)]).then(
+        ([index, source]) =>
+          index && source ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), source.body) : null,
+      );
+      this.texts.set(id, t);
+    }
+    return t;
+  }
+
+  /** The response to a request the tree does not hold. */
+  async compute(req: DtsRequest): Promise<DtsResponse> {
+    const site = this.options.site;
+    switch (req.kind) {
+      case "entry":
+        return renderEntry(site);
+      case "docs":
+        return renderDocs(site, ["GET", ...(this.options.methods ?? [])]);
+      case "context":
+        return renderContext(site);
+      case "collection":
+        return renderCollection(site, req, await this.loadLibrary());
+      case "document":
+      case "navigation": {
+        const library = await this.loadLibrary();
+        const node = library.nodes.get(req.id);
+        const isDoc = req.kind === "document";
+        if (!node || node.kind !== "resource") {
+          return isDoc
+            ? unknownDocument(site, req.id)
+            : jsonError(site, 404, `There is no document with the id "${req.id}".`);
+        }
+        const text = library.texts.get(req.id)?.hasText ? await this.loadText(req.id) : null;
+        if (!text) {
+          return isDoc
+            ? documentWithoutText(site, req.id)
+            : jsonError(site, 404, `The document "${req.id}" has a metadata record but no text yet, so it has no citable units.`);
+        }
+        return isDoc ? renderDocument(site, req, text) : renderNavigation(site, req, text);
+      }
+    }
+  }
+
+  send(response: DtsResponse, requestHeaders: Headers, etag?: string): Response {
+    const headers = new Headers({ "Content-Type": response.type, Link: response.link, ...CORS_HEADERS });
+    if (response.location) headers.set("Location", response.location);
+    if (etag) {
+      headers.set("ETag", etag);
+      headers.set("Cache-Control", STATIC_CACHE_CONTROL);
+      const match = requestHeaders.get("If-None-Match");
+      if (match && match.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
+        headers.delete("Content-Type");
+        return new Response(null, { status: 304, headers });
+      }
+    } else {
+      headers.set("Cache-Control", DYNAMIC_CACHE_CONTROL);
+    }
+    return new Response(response.body as BodyInit, { status: response.status, headers });
+  }
+}
+
+function badRequest(site: Site, bad: BadRequest): DtsResponse {
+  return bad.endpoint === "document"
+    ? xmlError(site, bad.status, bad.description, bad.title)
+    : jsonError(site, bad.status, bad.description, bad.title);
+}
+
+/** The Hono app of the reader: GET and HEAD on every route, CORS preflight, 405 otherwise. */
+export function readerApp(reader: TreeReader, app: Hono = new Hono()): Hono {
+  const site = reader.site;
+  app.options("*", (c) => {
+    const headers = new Headers(CORS_HEADERS);
+    headers.set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE, OPTIONS");
+    headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
+    headers.set("Access-Control-Max-Age", "86400");
+    return c.body(null, 204, Object.fromEntries(headers));
+  });
+  app.on(["GET", "HEAD"], "*", async (c) => {
+    const response = await reader.answer(new URL(c.req.url), c.req.raw.headers);
+    if (c.req.method === "HEAD") return new Response(null, { status: response.status, headers: response.headers });
+    return response;
+  });
+  app.all("*", (c) => {
+    const endpoint = endpointOf(new URL(c.req.url).pathname, site);
+    const allowed = "GET, HEAD, OPTIONS";
+    const description = `${c.req.method} is not supported here; allowed: ${allowed}.` +
+      (endpoint === "document" ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
+    const response = endpoint === "document" ? xmlError(site, 405, description) : jsonError(site, 405, description);
+    const out = reader.send(response, c.req.raw.headers);
+    out.headers.set("Allow", allowed);
+    return out;
+  });
+  return app;
+}
