@@ -31,8 +31,9 @@ export function reason(status: number): string {
   return REASONS[status] ?? "Error";
 }
 
+/** Escapes element text (quotes need no escaping there, and stay readable). */
 export function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** The Document endpoint's error: an `error` element in the DTS namespace. */

@@ -1,0 +1,196 @@
+// Reading `collection.json` and `<name>.json` sidecars: user-written JSON, so every key is checked
+// and a bad key is a warning, not a failed build.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { DcValue, DublinCore, Warning } from "../catalog.js";
+import { CorpusError } from "../catalog.js";
+import { addDc, addExtension, cleanText, normaliseLang } from "./dublin-core.js";
+import { lineColumnAt } from "./xml.js";
+
+export interface JsonMeta {
+  id?: string;
+  title?: string;
+  description?: string;
+  dublinCore?: DublinCore;
+  extensions?: Record<string, DcValue[]>;
+}
+
+export const COLLECTION_FILE = "collection.json";
+export const ROOT_ID = "default";
+export const ROOT_TITLE = "Corpus";
+
+const KEYS = new Set(["id", "title", "description", "dublinCore", "extensions"]);
+
+/** Reads and checks a metadata JSON file. Returns undefined (with a warning) if it cannot be used. */
+export async function readJsonMeta(file: string, warnings: Warning[]): Promise<JsonMeta | undefined> {
+  // Editors on Windows may save a byte-order mark, which JSON.parse rejects.
+  const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const at = jsonErrorOffset(text);
+    const position = at >= 0 ? lineColumnAt(text, at) : {};
+    warnings.push({ file, ...position, message: `invalid JSON: ${message}` });
+    return undefined;
+  }
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    warnings.push({ file, message: "expected a JSON object" });
+    return undefined;
+  }
+  const warn = (message: string): void => {
+    warnings.push({ file, message });
+  };
+  const obj = data as Record<string, unknown>;
+  const meta: JsonMeta = {};
+  for (const key of Object.keys(obj)) {
+    if (!KEYS.has(key)) warn(`unknown key "${key}" ignored`);
+  }
+  for (const key of ["id", "title", "description"] as const) {
+    const v = obj[key];
+    if (v === undefined) continue;
+    if (typeof v === "string" && cleanText(v)) meta[key] = key === "id" ? v.trim() : cleanText(v);
+    else warn(`"${key}" must be a non-empty string; ignored`);
+  }
+  if (obj.dublinCore !== undefined) meta.dublinCore = readDublinCore(obj.dublinCore, warn);
+  if (obj.extensions !== undefined) meta.extensions = readExtensions(obj.extensions, warn);
+  return meta;
+}
+
+/**
+ * Reads the corpus-root `collection.json`, if any. It sets the id every URL depends on, so a broken
+ * one stops the build instead of silently falling back to "default".
+ */
+export async function readRootCollectionJson(corpusDir: string, present: boolean): Promise<JsonMeta> {
+  if (!present) return {};
+  const file = join(corpusDir, COLLECTION_FILE);
+  const warnings: Warning[] = [];
+  const meta = await readJsonMeta(file, warnings);
+  if (!meta) {
+    const w = warnings[0];
+    throw new CorpusError(file, w?.line, w?.column, w?.message ?? "unreadable collection.json");
+  }
+  return meta;
+}
+
+function readDublinCore(v: unknown, warn: (m: string) => void): DublinCore | undefined {
+  if (!isObject(v)) {
+    warn(`"dublinCore" must be an object; ignored`);
+    return undefined;
+  }
+  const dc: DublinCore = {};
+  for (const [term, raw] of Object.entries(v)) {
+    if (term === "dateCopyrighted") {
+      const year = typeof raw === "number" ? raw : Number.parseInt(String(raw), 10);
+      if (Number.isInteger(year)) dc.dateCopyrighted = year;
+      else warn(`dublinCore.dateCopyrighted must be a year; ignored`);
+      continue;
+    }
+    for (const value of readValues(raw, `dublinCore.${term}`, warn)) addDc(dc, term, value);
+  }
+  return dc;
+}
+
+function readExtensions(v: unknown, warn: (m: string) => void): Record<string, DcValue[]> | undefined {
+  if (!isObject(v)) {
+    warn(`"extensions" must be an object; ignored`);
+    return undefined;
+  }
+  const ext: Record<string, DcValue[]> = {};
+  for (const [key, raw] of Object.entries(v)) {
+    for (const value of readValues(raw, `extensions.${key}`, warn)) addExtension(ext, key, value);
+  }
+  return ext;
+}
+
+/** A term's values: an array of strings or {lang, value}; a single value is accepted too. */
+function readValues(raw: unknown, where: string, warn: (m: string) => void): DcValue[] {
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out: DcValue[] = [];
+  for (const item of list) {
+    if (typeof item === "string" || typeof item === "number") {
+      out.push(cleanText(String(item)));
+    } else if (isObject(item) && typeof item.value === "string" && typeof item.lang === "string") {
+      out.push({ lang: normaliseLang(item.lang), value: cleanText(item.value) });
+    } else {
+      warn(`${where}: expected a string or {"lang", "value"}; value ignored`);
+    }
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Offset of the first syntax error in `text`, or -1. JSON.parse does not always say where
+ * ("Unexpected token '}', ... is not valid JSON"), and users need a line to fix a sidecar.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const space = (): void => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const string = (): void => {
+    if (text[i] !== '"') fail();
+    i++;
+    while (text[i] !== '"') {
+      if (i >= text.length || text[i] < " ") fail();
+      i += text[i] === "\\" ? 2 : 1;
+    }
+    i++;
+  };
+  const literal = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+  const list = (close: string, item: () => void): void => {
+    i++;
+    space();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      item();
+      space();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      if (text[i] !== ",") fail();
+      i++;
+    }
+  };
+  const value = (): void => {
+    space();
+    if (text[i] === "{") {
+      list("}", () => {
+        space();
+        string();
+        space();
+        if (text[i] !== ":") fail();
+        i++;
+        value();
+      });
+    } else if (text[i] === "[") {
+      list("]", value);
+    } else if (text[i] === '"') {
+      string();
+    } else {
+      literal.lastIndex = i;
+      if (!literal.test(text)) fail();
+      i = literal.lastIndex;
+    }
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+  } catch (at) {
+    return Math.min(at as number, text.length);
+  }
+  return -1;
+}

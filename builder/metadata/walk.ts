@@ -1,0 +1,64 @@
+// One recursive listing of the corpus, so the loaders can check file existence with a Set lookup
+// instead of one fs.stat per record (latinLit has hundreds of records).
+import { readdir, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
+
+export const CTS_FILE = "__cts__.xml";
+export const CAPITAINS_FILE = "__capitains__.xml";
+/** How many files the loaders read at once. */
+export const OPEN_FILES = 64;
+
+/** Folders never part of a corpus: tooling and version-control folders. */
+function skippedFolder(name: string): boolean {
+  return name === "node_modules" || name.startsWith(".");
+}
+
+/** Absolute paths of every file under `dir`, sorted, skipping node_modules and dot-folders. */
+export async function listCorpusFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  await walk(dir, out);
+  return out.sort();
+}
+
+async function walk(dir: string, out: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const subdirs: Promise<void>[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      // Linked files are followed (a corpus may link in texts kept elsewhere); linked folders are
+      // not, so a link to an ancestor cannot make the walk loop.
+      isFile = (await stat(path).catch(() => undefined))?.isFile() ?? false;
+    }
+    if (entry.isDirectory()) {
+      if (!skippedFolder(entry.name)) subdirs.push(walk(path, out));
+    } else if (isFile) {
+      out.push(path);
+    }
+  }
+  await Promise.all(subdirs);
+}
+
+/** True when the file is a CapiTainS metadata file (either format). */
+export function isMetadataFile(path: string): boolean {
+  const name = basename(path);
+  return name === CTS_FILE || name === CAPITAINS_FILE;
+}
+
+/**
+ * Maps `fn` over `items` with at most `limit` calls in flight, keeping the order of results.
+ * Reading thousands of files at once would run out of file descriptors (EMFILE).
+ */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

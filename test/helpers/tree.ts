@@ -1,0 +1,58 @@
+// Builds a corpus into a temporary tree and serves it over real HTTP, for integration tests.
+
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BuildReport, build } from "../../builder/build.js";
+import { type Site, makeSite } from "../../builder/site.js";
+import { type RunningServer, startServer } from "../../server/serve.js";
+
+export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const EMBEDDED = join(PROJECT, "corpus");
+export const SHARED = resolve(PROJECT, "../shared/corpora");
+export const HAS_SHARED = existsSync(SHARED);
+export const SHARED_SKIP = `../shared/corpora is absent: skipping tests on real corpora (expected at ${SHARED})`;
+
+export interface ServedTree {
+  dist: string;
+  site: Site;
+  report: BuildReport;
+  server: RunningServer;
+  /** GET (or another method) on a path relative to the host, e.g. `/api/dts/collection`. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function buildTree(corpus: string, options: { pageSize?: number; basePath?: string } = {}) {
+  const dist = mkdtempSync(join(tmpdir(), "dts-test-"));
+  const site = makeSite(options);
+  const report = await build({ corpus, out: dist, site });
+  return { dist, site, report };
+}
+
+export async function serveCorpus(corpus: string, options: { pageSize?: number; basePath?: string } = {}): Promise<ServedTree> {
+  const { dist, site, report } = await buildTree(corpus, options);
+  const server = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+  return {
+    dist,
+    site,
+    report,
+    server,
+    fetch: (path, init) => fetch(server.url + path, init),
+    close: async () => {
+      await server.close();
+      rmSync(dist, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The Link header as a map of relation to target. */
+export function links(response: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  const header = response.headers.get("link") ?? "";
+  for (const m of header.matchAll(/<([^>]*)>;\s*rel="([^"]*)"/g)) out[m[2]] = m[1];
+  return out;
+}
+
+export const API_DOC_REL = "http://www.w3.org/ns/hydra/core#apiDocumentation";
