@@ -1,6 +1,7 @@
 // Addresses of the API, as they appear in JSON-LD bodies and Link headers. Every link the
 // service emits is built here, so query values are encoded one way everywhere.
 
+import type { DtsRequest } from "./request.js";
 import { HYDRA_API_DOC, type Site } from "./site.js";
 
 /** Encodes a query value; `:` `/` `@` stay readable (they are legal in a query). */
@@ -60,4 +61,22 @@ export type LinkRel = "prev" | "next" | "up" | "first" | "last" | "contents" | "
 /** The Link header value: the API documentation first, then the given relations. */
 export function linkHeader(site: Site, links: [LinkRel, string][] = []): string {
   return [`<${docsUrl(site)}>; rel="${HYDRA_API_DOC}"`, ...links.map(([rel, url]) => `<${url}>; rel="${rel}"`)].join(", ");
+}
+
+/** The canonical URL of a request (the inverse of parseRequest for the canonical form). */
+export function requestUrl(site: Site, req: DtsRequest): string {
+  switch (req.kind) {
+    case "entry":
+      return entryUrl(site);
+    case "docs":
+      return docsUrl(site);
+    case "context":
+      return contextUrl(site);
+    case "collection":
+      return collectionRoute(site) + query([["id", req.id], ["nav", req.nav === "parents" ? "parents" : undefined], ["page", req.page]]);
+    case "document":
+      return documentRoute(site) + query([["id", req.id], ["ref", req.ref], ["start", req.start], ["end", req.end], ["format", req.format]]);
+    case "navigation":
+      return navigationUrl(site, req.id, req);
+  }
 }
