@@ -1,18 +1,20 @@
 // The build: corpus -> catalogue and citation indexes -> every stored response in `out`.
-// The tree is written beside `out` and swapped in at the end, so a server reading `out`
-// never sees a half-built tree.
+// A first build (or one with other settings) writes a new tree beside `out` and swaps it in
+// at the end; a build over a tree of the same settings updates it in place, rewriting only
+// the documents whose source changed, each file atomically. Either way a server reading
+// `out` never sees a half-built response.
 
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
-import type { Library, ResourceNode, TextSummary, Warning } from "./catalog.js";
-import { CitedText } from "./citation/cited-text.js";
-import { XmlSyntaxError, indexDocument } from "./citation/index.js";
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { CatalogNode, DublinCore, Library, ResourceNode, TextSummary, Warning } from "./catalog.js";
+import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
+import { writeDocuments } from "./document-pool.js";
 import { loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
-import { CATALOG_FILE, INDEX_FILE, SITE_FILE, documentFolder } from "./request.js";
-import { collectionResponses, documentResponses, serviceResponses, textlessResponses } from "./responses.js";
+import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
+import { collectionResponses, serviceResponses } from "./responses.js";
 import type { Site } from "./site.js";
-import { indexToJson, libraryToJson } from "./stored-data.js";
+import { libraryToJson } from "./stored-data.js";
 import { TreeWriter } from "./tree-writer.js";
 
 export interface BuildOptions {
@@ -20,6 +22,10 @@ export interface BuildOptions {
   out: string;
   site: Site;
   methods?: DocumentMethod[];
+  /** Worker threads writing documents (default 1, on this thread). */
+  workers?: number;
+  /** Rebuild everything even when `out` holds a tree of the same settings. */
+  full?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -28,81 +34,117 @@ export interface BuildReport {
   /** Documents with a metadata record but no readable text. */
   withoutText: number;
   passages: number;
+  /** Files written by this build (an incremental build writes only what changed). */
   files: number;
   bytes: number;
+  /** Documents whose output was kept from the previous tree. */
+  reused: number;
+  incremental: boolean;
   warnings: Warning[];
   seconds: number;
 }
 
+/** Root record of a tree: the settings and output version it was built with. */
+const TREE_RECORD = "_tree.json";
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const out = resolve(options.out);
-  const staging = `${out}.building-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
+  const methods = options.methods ?? ["GET"];
+  const record = JSON.stringify({ outputVersion: OUTPUT_VERSION, site: options.site, methods });
+  const incremental = !options.full && readOr(join(out, TREE_RECORD), "") === record;
+  const root = incremental ? out : `${out}.building-${process.pid}`;
+  if (!incremental) rmSync(root, { recursive: true, force: true });
+
   const catalog = await loadCatalog(options.corpus);
-  const warnings = [...catalog.warnings];
-  const writer = new TreeWriter(staging);
-  const texts = new Map<string, TextSummary>();
   const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
-  let passages = 0;
-  let withoutText = 0;
+  const results = await writeDocuments(
+    options.site,
+    root,
+    resources.map((r) => ({ id: r.id, file: r.file })),
+    { inPlace: incremental, workers: options.workers, onProgress: options.onProgress },
+  );
+  if (incremental) removeDocumentsNotIn(root, resources);
 
-  resources.forEach((resource, i) => {
-    const text = readText(resource, warnings);
-    if (text) {
-      for (const stored of documentResponses(options.site, text)) writer.write(stored);
-      writer.writeData(`${documentFolder(resource.id)}/${INDEX_FILE}`, indexToJson(text.index));
-      passages += text.units.length;
-      texts.set(resource.id, { hasText: true, maxCiteDepth: text.index.maxCiteDepth, citeStructure: text.index.citeStructure });
-    } else {
-      withoutText++;
-      for (const stored of textlessResponses(options.site, resource.id)) writer.write(stored);
-      texts.set(resource.id, { hasText: false, maxCiteDepth: 0, citeStructure: [] });
-    }
-    writer.flush();
-    options.onProgress?.(i + 1, resources.length);
+  const texts = new Map<string, TextSummary>();
+  results.forEach((r, i) => {
+    texts.set(r.id, r.summary);
+    fillFromHeader(resources[i], r.header);
   });
-
   const library: Library = { rootId: catalog.rootId, nodes: catalog.nodes, texts };
-  for (const stored of collectionResponses(options.site, library)) writer.write(stored);
-  for (const stored of serviceResponses(options.site, options.methods ?? ["GET"])) writer.write(stored);
-  writer.writeData(CATALOG_FILE, libraryToJson(library));
+  const writer = new TreeWriter(root, { atomic: incremental });
+  const catalogJson = libraryToJson(library);
+  if (!incremental || readOr(join(root, CATALOG_FILE), "") !== catalogJson) {
+    for (const stored of collectionResponses(options.site, library)) writer.write(stored);
+    const written = writer.flush();
+    if (incremental) removeUnwritten(root, "collection", written);
+    writer.writeData(CATALOG_FILE, catalogJson);
+  }
+  for (const stored of serviceResponses(options.site, methods)) writer.write(stored);
   writer.writeData(SITE_FILE, JSON.stringify(options.site));
   writer.flush();
+  writer.writeData(TREE_RECORD, record);
+  if (!incremental) swapInto(root, out);
 
-  swapInto(staging, out);
+  const changed = results.filter((r) => !r.reused);
   return {
     documents: resources.length,
-    withoutText,
-    passages,
-    files: writer.files,
-    bytes: writer.bytes,
-    warnings,
+    withoutText: results.filter((r) => !r.summary.hasText).length,
+    passages: sum(results, (r) => r.passages),
+    files: sum(changed, (r) => r.files) + writer.files,
+    bytes: sum(changed, (r) => r.bytes) + writer.bytes,
+    reused: results.length - changed.length,
+    incremental,
+    warnings: [...catalog.warnings, ...results.flatMap((r) => r.warnings)],
     seconds: (performance.now() - started) / 1000,
   };
 }
 
-/** Reads and indexes a resource's text; null (with a warning when it exists) if it cannot. */
-function readText(resource: ResourceNode, warnings: Warning[]): CitedText | null {
-  let source: Buffer;
+const sum = (results: DocumentResult[], f: (r: DocumentResult) => number): number => results.reduce((n, r) => n + f(r), 0);
+
+function readOr(file: string, fallback: string): string {
   try {
-    source = readFileSync(resource.file);
+    return readFileSync(file, "utf8");
   } catch {
-    return null;
+    return fallback;
   }
+}
+
+/** Dublin Core from the teiHeader fills the terms the metadata record does not give. */
+function fillFromHeader(node: CatalogNode, header: DublinCore): void {
+  for (const [term, value] of Object.entries(header)) {
+    if (value === undefined || term === "title" || term === "description") continue;
+    node.dublinCore ??= {};
+    if (node.dublinCore[term] === undefined) node.dublinCore[term] = value;
+  }
+}
+
+/** Removes the folders of documents the corpus no longer lists. */
+function removeDocumentsNotIn(root: string, resources: ResourceNode[]): void {
+  const keep = new Set(resources.map((r) => encodeName(r.id)));
+  for (const kind of ["document", "navigation"]) {
+    for (const name of listOr(join(root, kind))) {
+      if (!keep.has(name)) rmSync(join(root, kind, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Removes the files under `folder` that were not just written (collections that went away). */
+function removeUnwritten(root: string, folder: string, written: Set<string>): void {
+  for (const name of listOr(join(root, folder))) {
+    const sub = `${folder}/${name}`;
+    const files = listOr(join(root, sub));
+    const kept = files.filter((f) => f === "_manifest.json" || written.has(`${sub}/${f}`));
+    if (!kept.some((f) => f !== "_manifest.json")) rmSync(join(root, sub), { recursive: true, force: true });
+    else for (const f of files) if (!kept.includes(f)) rmSync(join(root, sub, f), { force: true });
+  }
+}
+
+function listOr(dir: string): string[] {
   try {
-    const { index, problems } = indexDocument(source);
-    for (const p of problems) warnings.push({ file: resource.file, line: p.line, column: p.column, message: p.message });
-    return new CitedText(resource.id, index, source);
-  } catch (e) {
-    if (!(e instanceof XmlSyntaxError)) throw e;
-    warnings.push({
-      file: resource.file,
-      line: e.line,
-      column: e.column,
-      message: `not well-formed XML (${e.reason}); the document is served as having no text`,
-    });
-    return null;
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -166,6 +166,11 @@ export function documentFolder(id: string): string {
   return `document/${encodeName(id)}`;
 }
 
+/** The folder of a document's navigation responses. */
+export function navigationFolder(id: string): string {
+  return `navigation/${encodeName(id)}`;
+}
+
 /**
  * The file that holds the response to a request, relative to the tree, or null when the
  * response is not stored (ranges, and navigation with groupBy, max or down=0).
@@ -185,7 +190,7 @@ export function requestToPath(req: DtsRequest): string | null {
       return `${documentFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
     case "navigation":
       if (req.start !== undefined || req.groupBy !== undefined || req.max !== undefined || req.down === 0) return null;
-      return `navigation/${encodeName(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down}.json`;
+      return `${navigationFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down}.json`;
   }
 }
 

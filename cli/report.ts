@@ -22,8 +22,8 @@ export function printReport(report: BuildReport, options: { json: boolean; corpu
     return;
   }
   const lines = [
-    `Built ${options.out} from ${options.corpus} in ${report.seconds.toFixed(2)} s`,
-    `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}`,
+    `Built ${options.out} from ${options.corpus} in ${report.seconds.toFixed(2)} s${report.incremental ? " (incremental)" : ""}`,
+    `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}${report.reused ? `, ${report.reused} unchanged` : ""}`,
     `  passages   ${report.passages}`,
     `  files      ${report.files} (${size(report.bytes)})`,
     `  warnings   ${report.warnings.length}`,

@@ -17,7 +17,11 @@ const ID_TYPES = new Set(["urn", "uri"]);
 
 /** Reads the teiHeader of `file`. A header that is not well formed gives a warning and empty metadata. */
 export async function readTeiHeader(file: string, warnings: Warning[]): Promise<HeaderMetadata> {
-  const text = await readFile(file, "utf8");
+  return teiHeaderFromText(await readFile(file, "utf8"), file, warnings);
+}
+
+/** The metadata of a TEI document's teiHeader, from its text; `file` names it in warnings. */
+export function teiHeaderFromText(text: string, file: string, warnings: Warning[]): HeaderMetadata {
   const end = HEADER_END.exec(text);
   if (!end) {
     // No header to read; still say so if the file is broken, since its listing relies on defaults.

@@ -1,0 +1,116 @@
+// The build over an existing tree: unchanged documents are reused, changed ones rebuilt in
+// place, removed ones removed; and the number of worker threads does not change a byte.
+
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build.js";
+import { documentFolder, navigationFolder } from "../builder/request.js";
+import { makeSite } from "../builder/site.js";
+import { EMBEDDED, PROJECT } from "./helpers/tree.js";
+
+const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
+const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
+const site = makeSite();
+let work: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "dts-build-"));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function files(dir: string): Map<string, { hash: string; mtime: number }> {
+  const out = new Map<string, { hash: string; mtime: number }>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const s = statSync(p);
+      if (s.isDirectory()) walk(p);
+      else out.set(relative(dir, p), { hash: createHash("sha1").update(readFileSync(p)).digest("hex"), mtime: s.mtimeMs });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("incremental build", () => {
+  it("reuses unchanged documents and rewrites only what changed", async () => {
+    const corpus = join(work, "corpus");
+    const out = join(work, "dist");
+    cpSync(EMBEDDED, corpus, { recursive: true });
+    const first = await build({ corpus, out, site });
+    expect(first.incremental).toBe(false);
+    const before = files(out);
+
+    const again = await build({ corpus, out, site });
+    expect(again.incremental).toBe(true);
+    expect(again.reused).toBe(6);
+    expect(files(out)).toEqual(before);
+
+    // One line of Catullus changes: its files change, Caesar's are not touched.
+    const file = join(corpus, "latin/catullus-5.xml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "RUMORESQUE"));
+    const edited = await build({ corpus, out, site });
+    expect(edited.reused).toBe(5);
+    const after = files(out);
+    const changed = [...after.keys()].filter((k) => after.get(k)!.hash !== before.get(k)?.hash);
+    expect(changed.length).toBeGreaterThan(0);
+    // Only the whole document and the edited line (same length: offsets, so the index, unchanged).
+    expect(changed.sort()).toEqual(
+      ["_.xml", "_build.json", "r.2.xml"].map((f) => `${documentFolder(CATULLUS)}/${f}`),
+    );
+    for (const [k, v] of before) {
+      if (k.startsWith(documentFolder(CAESAR))) expect(after.get(k)!.mtime, k).toBe(v.mtime);
+    }
+    expect(readFileSync(join(out, documentFolder(CATULLUS), "r.2.xml"), "utf8")).toContain("RUMORESQUE");
+  });
+
+  it("removes the passages and documents that went away", async () => {
+    const corpus = join(work, "corpus2");
+    const out = join(work, "dist2");
+    cpSync(EMBEDDED, corpus, { recursive: true });
+    await build({ corpus, out, site });
+    const file = join(corpus, "latin/catullus-5.xml");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/<l n="13">[\s\S]*?<\/l>/, ""));
+    await build({ corpus, out, site });
+    expect(existsSync(join(out, documentFolder(CATULLUS), "r.12.xml"))).toBe(true);
+    expect(existsSync(join(out, documentFolder(CATULLUS), "r.13.xml"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, documentFolder(CATULLUS), "_manifest.json"), "utf8"))["r.13.xml"]).toBeUndefined();
+
+    rmSync(join(corpus, "latin/caesar-bg.xml"));
+    const report = await build({ corpus, out, site });
+    expect(report.documents).toBe(5);
+    expect(existsSync(join(out, documentFolder(CAESAR)))).toBe(false);
+    expect(existsSync(join(out, navigationFolder(CAESAR)))).toBe(false);
+    const latin = JSON.parse(readFileSync(join(out, "collection/urn_3adts_3asample_3alatin/children.json"), "utf8"));
+    expect(latin.member.map((m: { "@id": string }) => m["@id"])).not.toContain(CAESAR);
+  });
+
+  it("builds everything anew with other settings", async () => {
+    const out = join(work, "dist3");
+    await build({ corpus: EMBEDDED, out, site });
+    const other = await build({ corpus: EMBEDDED, out, site: makeSite({ basePath: "/other" }) });
+    expect(other.incremental).toBe(false);
+    expect(readFileSync(join(out, "index.json"), "utf8")).toContain('"/other/collection"');
+  });
+});
+
+describe("worker threads", () => {
+  it("a parallel build and a serial build produce identical trees", () => {
+    const tsc = spawnSync(process.execPath, [join(PROJECT, "node_modules/typescript/bin/tsc"), "-p", PROJECT], { encoding: "utf8" });
+    expect(tsc.status, tsc.stdout).toBe(0);
+    const trees = [1, 2].map((workers) => {
+      const out = join(work, `workers-${workers}`);
+      const r = spawnSync(process.execPath, [join(PROJECT, "bin/dts.js"), "build", "--corpus", EMBEDDED, "--out", out, "--workers", String(workers)], {
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return new Map([...files(out)].filter(([k]) => k !== "_tree.json").map(([k, v]) => [k, v.hash]));
+    });
+    expect(trees[0].size).toBeGreaterThan(200);
+    expect(trees[1]).toEqual(trees[0]);
+  });
+});
