@@ -6,7 +6,7 @@
 
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { CatalogNode, DublinCore, Library, ResourceNode, TextSummary, Warning } from "./catalog.js";
+import { type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
 import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import { loadCatalog } from "./metadata/load.js";
@@ -107,15 +107,6 @@ function readOr(file: string, fallback: string): string {
     return readFileSync(file, "utf8");
   } catch {
     return fallback;
-  }
-}
-
-/** Dublin Core from the teiHeader fills the terms the metadata record does not give. */
-function fillFromHeader(node: CatalogNode, header: DublinCore): void {
-  for (const [term, value] of Object.entries(header)) {
-    if (value === undefined || term === "title" || term === "description") continue;
-    node.dublinCore ??= {};
-    if (node.dublinCore[term] === undefined) node.dublinCore[term] = value;
   }
 }
 

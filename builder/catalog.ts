@@ -88,3 +88,12 @@ export class CorpusError extends Error {
     super(`${file}${line ? `:${line}${column ? `:${column}` : ""}` : ""}: ${message}`);
   }
 }
+
+/** Dublin Core from a teiHeader fills the terms the metadata record does not give. */
+export function fillFromHeader(node: CatalogNode, header: DublinCore | undefined): void {
+  for (const [term, value] of Object.entries(header ?? {})) {
+    if (value === undefined || term === "title" || term === "description") continue;
+    node.dublinCore ??= {};
+    if (node.dublinCore[term] === undefined) node.dublinCore[term] = value;
+  }
+}

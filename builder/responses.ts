@@ -22,10 +22,14 @@ export function* serviceResponses(site: Site, methods: DocumentMethod[]): Genera
   yield { request: { kind: "context" }, response: renderContext(site) };
 }
 
-/** Children (every page) and parents of every node, and of the root asked for without an id. */
-export function* collectionResponses(site: Site, library: Library): Generator<Stored> {
+/**
+ * Children (every page) and parents of every node (or of the nodes in `only`), and of the
+ * root asked for without an id.
+ */
+export function* collectionResponses(site: Site, library: Library, only?: Set<string>): Generator<Stored> {
   const ids: (string | undefined)[] = [undefined, ...library.nodes.keys()];
   for (const id of ids) {
+    if (only && !only.has(id ?? library.rootId)) continue;
     const node = library.nodes.get(id ?? library.rootId)!;
     for (const nav of ["children", "parents"] as const) {
       const count = nav === "parents" ? node.parents.length : node.kind === "collection" ? node.children.length : 0;

@@ -1,0 +1,115 @@
+// A corpus and its built tree, kept in memory by a long-running process (the write API,
+// `dts watch`), so that after a change only what it touches is rebuilt.
+
+import { existsSync } from "node:fs";
+import { type BuildReport, build } from "./build.js";
+import { type Library, type ResourceNode, fillFromHeader } from "./catalog.js";
+import { type DocumentResult, readBuildRecord, writeDocument } from "./document-output.js";
+import { loadCatalog } from "./metadata/load.js";
+import type { DocumentMethod } from "./render/service.js";
+import { CATALOG_FILE } from "./request.js";
+import { collectionResponses, serviceResponses } from "./responses.js";
+import type { Site } from "./site.js";
+import { libraryToJson } from "./stored-data.js";
+import { TreeWriter } from "./tree-writer.js";
+
+export interface WorkspaceOptions {
+  corpus: string;
+  dist: string;
+  site: Site;
+  methods?: DocumentMethod[];
+}
+
+export interface DocumentRebuild {
+  id: string;
+  /** Files whose bytes changed. */
+  files: number;
+  /** Collection responses rewritten because the document's summary or header changed. */
+  collectionsChanged: boolean;
+  result: DocumentResult;
+  seconds: number;
+}
+
+export class Workspace {
+  private constructor(
+    readonly options: WorkspaceOptions,
+    private libraryState: Library,
+  ) {}
+
+  /** Brings the tree up to date with the corpus (an incremental build) and keeps the catalogue. */
+  static async open(options: WorkspaceOptions): Promise<{ workspace: Workspace; report: BuildReport }> {
+    const report = await build({ corpus: options.corpus, out: options.dist, site: options.site, methods: options.methods });
+    const workspace = new Workspace(options, await Workspace.loadLibrary(options));
+    return { workspace, report };
+  }
+
+  /** The catalogue with each document's summary, as the tree's `_catalog.json` has it. */
+  private static async loadLibrary(options: WorkspaceOptions): Promise<Library> {
+    const catalog = await loadCatalog(options.corpus);
+    const texts = new Map();
+    for (const node of catalog.nodes.values()) {
+      if (node.kind !== "resource") continue;
+      const record = readBuildRecord(options.dist, node.id);
+      texts.set(node.id, record?.summary ?? { hasText: false, maxCiteDepth: 0, citeStructure: [] });
+      if (record) fillFromHeader(node, record.header);
+    }
+    return { rootId: catalog.rootId, nodes: catalog.nodes, texts };
+  }
+
+  get library(): Library {
+    return this.libraryState;
+  }
+
+  resource(id: string): ResourceNode | undefined {
+    const node = this.libraryState.nodes.get(id);
+    return node?.kind === "resource" ? node : undefined;
+  }
+
+  /** Whether a resource's TEI file exists. */
+  hasSourceFile(id: string): boolean {
+    const r = this.resource(id);
+    return r !== undefined && existsSync(r.file);
+  }
+
+  /**
+   * Rewrites a document's responses after its source changed on disk, and the collection
+   * responses of the document and its parents when what they say of it changed.
+   */
+  rebuildDocument(id: string): DocumentRebuild {
+    const started = performance.now();
+    const resource = this.resource(id);
+    if (!resource) throw new Error(`no resource with the id "${id}"`);
+    const result = writeDocument(this.options.site, this.options.dist, { id, file: resource.file }, true);
+    const before = JSON.stringify([this.libraryState.texts.get(id), resource.dublinCore]);
+    this.libraryState.texts.set(id, result.summary);
+    fillFromHeader(resource, result.header);
+    const collectionsChanged = JSON.stringify([result.summary, resource.dublinCore]) !== before;
+    let files = result.reused ? 0 : result.files;
+    if (collectionsChanged) files += this.rewriteCollections([id, ...resource.parents]);
+    return { id, files, collectionsChanged, result, seconds: (performance.now() - started) / 1000 };
+  }
+
+  /** After metadata files changed: reload the catalogue and bring the whole tree up to date. */
+  async rebuildAll(): Promise<BuildReport> {
+    const report = await build({ corpus: this.options.corpus, out: this.options.dist, site: this.options.site, methods: this.options.methods });
+    this.libraryState = await Workspace.loadLibrary(this.options);
+    return report;
+  }
+
+  /** Rewrites (atomically, skipping equal bytes) the collection responses of some nodes, and the catalogue file. */
+  private rewriteCollections(ids: string[]): number {
+    const writer = new TreeWriter(this.options.dist, { atomic: true });
+    for (const stored of collectionResponses(this.options.site, this.libraryState, new Set(ids))) writer.write(stored);
+    writer.writeData(CATALOG_FILE, libraryToJson(this.libraryState));
+    writer.flush();
+    return writer.files;
+  }
+
+  /** Rewrites the service documents (after the enabled methods changed). */
+  writeServiceDocuments(methods: DocumentMethod[]): void {
+    const writer = new TreeWriter(this.options.dist, { atomic: true });
+    for (const stored of serviceResponses(this.options.site, methods)) writer.write(stored);
+    writer.flush();
+  }
+
+}
