@@ -135,7 +135,7 @@ export function indexDocument(source: Uint8Array): IndexResult {
       if (byRef.has(ref)) {
         duplicates.set(ref, (duplicates.get(ref) ?? 0) + 1);
         if (duplicates.size <= 5 && duplicates.get(ref) === 1) {
-          at(tag.start, `duplicate reference "${ref}": the first occurrence is the one served`);
+          at(tag.start, `duplicate reference "${ref}": the first occurrence is the one served; this one and the units inside it are not citable on their own`);
         }
         open.push({ node, ref, unit: -1, depth });
         return;
@@ -174,7 +174,10 @@ export function indexDocument(source: Uint8Array): IndexResult {
       }
       if (!scheme && depth > 0) {
         scheme = readScheme(collector.raw);
-        for (const p of scheme.problems) problems.push({ message: p });
+        for (const p of scheme.problems) {
+          if (scheme.offset === undefined) problems.push({ message: p });
+          else at(scheme.offset, p);
+        }
       }
       if (scheme) tryUnit(tag, depth);
     },

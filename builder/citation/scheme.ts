@@ -37,6 +37,8 @@ export interface CitationScheme {
   declaredDepth: number;
   /** Problems with the declaration, to report as warnings. */
   problems: string[];
+  /** Byte offset of the declaration that was read (for the line of its warnings). */
+  offset?: number;
 }
 
 /** What the header declares, as collected by the scan. */
@@ -46,6 +48,8 @@ export interface RawDeclarations {
 
 export interface RawRefsDecl {
   n?: string;
+  /** Byte offset of the element, to place warnings. */
+  offset: number;
   patterns: { n?: string; matchPattern?: string; replacementPattern?: string }[];
   structures: RawCiteStructure[];
 }
@@ -66,7 +70,7 @@ export class DeclarationCollector {
 
   open(tag: OpenTag): void {
     if (tag.local === "refsDecl") {
-      this.current = { n: attr(tag, "n"), patterns: [], structures: [] };
+      this.current = { n: attr(tag, "n"), offset: tag.start, patterns: [], structures: [] };
       this.raw.refsDecls.push(this.current);
     } else if (this.current && tag.local === "cRefPattern") {
       this.current.patterns.push({
@@ -118,10 +122,10 @@ export function readScheme(raw: RawDeclarations): CitationScheme {
   const withStructures = raw.refsDecls.find((d) => d.structures.length > 0);
   if (withStructures) {
     try {
-      return fromCiteStructure(withStructures.structures);
+      return { ...fromCiteStructure(withStructures.structures), offset: withStructures.offset };
     } catch (e) {
       if (!(e instanceof XPathError)) throw e;
-      return fallbackScheme([`citeStructure not understood (${e.message}); using div/l/p[@n]`]);
+      return { ...fallbackScheme([`citeStructure not understood (${e.message}); using div/l/p[@n]`]), offset: withStructures.offset };
     }
   }
   const cts =
@@ -129,10 +133,10 @@ export function readScheme(raw: RawDeclarations): CitationScheme {
     raw.refsDecls.find((d) => d.patterns.length > 0);
   if (cts) {
     try {
-      return fromCRefPatterns(cts.patterns);
+      return { ...fromCRefPatterns(cts.patterns), offset: cts.offset };
     } catch (e) {
       if (!(e instanceof XPathError)) throw e;
-      return fallbackScheme([`cRefPattern not understood (${e.message}); using div/l/p[@n]`]);
+      return { ...fallbackScheme([`cRefPattern not understood (${e.message}); using div/l/p[@n]`]), offset: cts.offset };
     }
   }
   return fallbackScheme();
