@@ -68,6 +68,22 @@ function positiveInteger(value: string | null): number | undefined | null {
   return /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : null;
 }
 
+/** `id` (required) and one passage (`ref`) or one range (`start`, `end`), shared by two endpoints. */
+function passageParams(
+  endpoint: Endpoint,
+  get: (name: string) => string | undefined,
+): BadRequest | { kind: "passage"; id: string; ref?: string; start?: string; end?: string } {
+  const id = get("id");
+  if (id === undefined || id === "") return bad(endpoint, "the required parameter id is missing");
+  const ref = get("ref");
+  const start = get("start");
+  const end = get("end");
+  if (ref !== undefined && (start !== undefined || end !== undefined)) {
+    return bad(endpoint, "ref cannot be combined with start or end: ask for one passage (ref) or one range (start, end)");
+  }
+  return { kind: "passage", id, ref, start, end };
+}
+
 /** Reads a GET request. Parameter values arrive decoded by URLSearchParams. */
 export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | null {
   const endpoint = endpointOf(url.pathname, site);
@@ -89,26 +105,15 @@ export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | nu
       return { kind: "collection", id: get("id"), nav, page };
     }
     case "document": {
-      const id = get("id");
-      if (id === undefined || id === "") return bad(endpoint, "the required parameter id is missing");
-      const ref = get("ref");
-      const start = get("start");
-      const end = get("end");
-      if (ref !== undefined && (start !== undefined || end !== undefined)) {
-        return bad(endpoint, "ref cannot be combined with start or end: ask for one passage (ref) or one range (start, end)");
-      }
-      const format = get("format");
-      return { kind: "document", id, ref, start, end, format };
+      const passage = passageParams(endpoint, get);
+      if (passage.kind === "bad") return passage;
+      const { id, ref, start, end } = passage;
+      return { kind: "document", id, ref, start, end, format: get("format") };
     }
     case "navigation": {
-      const id = get("id");
-      if (id === undefined || id === "") return bad(endpoint, "the required parameter id is missing");
-      const ref = get("ref");
-      const start = get("start");
-      const end = get("end");
-      if (ref !== undefined && (start !== undefined || end !== undefined)) {
-        return bad(endpoint, "ref cannot be combined with start or end");
-      }
+      const passage = passageParams(endpoint, get);
+      if (passage.kind === "bad") return passage;
+      const { id, ref, start, end } = passage;
       if ((start === undefined) !== (end === undefined)) {
         return bad(endpoint, "a range needs both start and end");
       }
