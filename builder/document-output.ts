@@ -16,7 +16,7 @@ import { indexToJson } from "./stored-data.js";
 import { TreeWriter } from "./tree-writer.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
-export const OUTPUT_VERSION = 1;
+export const OUTPUT_VERSION = 2;
 export const BUILD_RECORD = "_build.json";
 
 export interface DocumentTask {

@@ -125,6 +125,24 @@ describe("indexDocument", () => {
     expect(index.maxCiteDepth).toBe(2);
   });
 
+  it("reads TEI P4 numbered divisions (div1, div2) in the fallback, without a namespace", () => {
+    const source = bytes(`<TEI.2><teiHeader><fileDesc/></teiHeader><text><body><div1 type="chapter" n="1"><div2 type="section" n="1"><p>a</p></div2><div2 type="section" n="2"><p>b</p></div2></div1></body></text></TEI.2>`);
+    const { index } = indexDocument(source);
+    expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual(["1:chapter", "1.1:section", "1.2:section"]);
+  });
+
+  it("orders cRefPatterns by the values their XPath takes when matchPattern miscounts them", () => {
+    // As in latinLit phi1020.phi002: the poem pattern's matchPattern has one group, its XPath two.
+    const decl =
+      `<refsDecl n="CTS"><cRefPattern n="line" matchPattern="(\\w+).(\\w+).(\\w+)" replacementPattern="#xpath(/tei:TEI/tei:text/tei:body/tei:div[@n='$1']/tei:div[@n='$2']/tei:l[@n='$3'])"/>` +
+      `<cRefPattern n="poem" matchPattern="(\\w+)" replacementPattern="#xpath(/tei:TEI/tei:text/tei:body/tei:div[@n='$1']/tei:div[@n='$2'])"/>` +
+      `<cRefPattern n="book" matchPattern="(\\w+)" replacementPattern="#xpath(/tei:TEI/tei:text/tei:body/tei:div[@n='$1'])"/></refsDecl>`;
+    const { index, problems } = indexDocument(tei(decl, `<div n="1"><div n="2"><l n="3">a</l></div></div>`));
+    expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual(["1:book", "1.2:poem", "1.2.3:line"]);
+    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/"poem": matchPattern takes 1 values, but the pattern is level 2/)]);
+    expect(problems[0].line).toBe(1);
+  });
+
   it("serves the first of duplicate references and warns with the line", () => {
     const { index, problems } = indexDocument(tei("", `<div n="1"><l n="1">a</l>\n<l n="1">b</l></div>`));
     expect(index.units.map((u) => u.ref)).toEqual(["1", "1.1"]);

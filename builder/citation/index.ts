@@ -239,6 +239,7 @@ function elementType(local: string): string {
   return local === "l" ? "line" : local === "p" ? "paragraph" : "section";
 }
 
+
 function escapeAttr(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 }

@@ -98,8 +98,10 @@ export class DeclarationCollector {
   }
 }
 
+// `div1`..`div7` are the numbered divisions of TEI P4 files, still common in older corpora.
 const FALLBACK_MATCH =
-  "*[(self::div and not(@type='edition' or @type='translation' or @type='commentary')) or self::l or self::p][@n]";
+  "*[((self::div or self::div1 or self::div2 or self::div3 or self::div4 or self::div5 or self::div6 or self::div7) " +
+  "and not(@type='edition' or @type='translation' or @type='commentary')) or self::l or self::p][@n]";
 
 /** The scheme used when a document declares none: nested div/l/p carrying @n, inside body. */
 export function fallbackScheme(problems: string[] = []): CitationScheme {
@@ -188,16 +190,19 @@ function fromCRefPatterns(patterns: RawRefsDecl["patterns"]): CitationScheme {
     const m = /^#xpath\((.*)\)$/s.exec(rp.trim());
     if (!m) throw new XPathError(`replacementPattern "${rp}" is not #xpath(...)`);
     const path = compilePath(m[1]);
-    const groups = countGroups(p.matchPattern ?? "");
-    return { n: p.n, path, level: groups || maxCapture(path) };
+    return { n: p.n, path, captures: maxCapture(path), groups: countGroups(p.matchPattern ?? "") };
   });
-  // Perseus lists patterns deepest first; order by the number of values they take.
-  compiled.sort((a, b) => a.level - b.level);
+  // Perseus lists patterns deepest first. Order by the values the XPath takes, then by the
+  // groups of matchPattern: real files get one or the other wrong (a level-1 pattern using
+  // $2, a matchPattern with one group too many), rarely both.
+  compiled.sort((a, b) => a.captures - b.captures || a.groups - b.groups);
   const nodes: CiteNode[] = [];
   let previous: { steps: Step[]; captureStep: number } | null = null;
   compiled.forEach((c, i) => {
     const level = i + 1;
-    if (c.level !== level) problems.push(`cRefPattern "${c.n ?? ""}" takes ${c.level} values but is level ${level}`);
+    if (c.groups !== level) {
+      problems.push(`cRefPattern "${c.n ?? ""}": matchPattern takes ${c.groups} values, but the pattern is level ${level}`);
+    }
     const at = stepCapturing(c.path, level);
     if (at < 0) throw new XPathError(`cRefPattern "${c.n ?? ""}" has no $${level}`);
     if (at < c.path.steps.length - 1) {

@@ -34,7 +34,16 @@ export function teiHeaderFromText(text: string, file: string, warnings: Warning[
   const headerEnd = end.index + end[0].length;
   const root = rootElementName(text);
   // Close the root element so the prefix is a document; its line numbers are the file's own.
-  const parsed = parseXml(text.slice(0, headerEnd) + (root ? `</${root}>` : ""));
+  const closeRoot = root ? `</${root}>` : "";
+  let parsed = parseXml(text.slice(0, headerEnd) + closeRoot);
+  if (!parsed.ok && text.slice(0, headerEnd).includes("<!DOCTYPE")) {
+    // The parser rejects some internal subsets (parameter entities, seen in Perseus files);
+    // the header's own text is what matters, so read it again with the DOCTYPE blanked,
+    // keeping its newlines so that line numbers stay the file's.
+    const blanked = text.slice(0, headerEnd).replace(/<!DOCTYPE[^[>]*(\[[\s\S]*?\]\s*)?>/, (d) => d.replace(/[^\n]/g, " "));
+    const retry = parseXml(blanked + closeRoot);
+    if (retry.ok) parsed = retry;
+  }
   if (!parsed.ok) {
     warnings.push({
       file,
