@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
 import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
+import { type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
 import { loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
 import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
@@ -27,6 +28,8 @@ export interface BuildOptions {
   /** Rebuild everything even when `out` holds a tree of the same settings. */
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Host rules to write beside the tree, precompressed siblings, the upstream for dynamic requests. */
+  hosts?: HostOptions;
 }
 
 export interface BuildReport {
@@ -42,6 +45,8 @@ export interface BuildReport {
   incremental: boolean;
   warnings: Warning[];
   seconds: number;
+  /** What `hosts` wrote (rule counts per host, precompression). */
+  hostFiles?: HostReport;
 }
 
 /** Root record of a tree: the settings and output version it was built with. */
@@ -84,6 +89,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   writer.writeData(SITE_FILE, JSON.stringify(options.site));
   writer.flush();
   writer.writeData(TREE_RECORD, record);
+  // Also removes the host files and siblings of an earlier build when none are asked for now.
+  const hostFiles = await writeHostFiles(root, out, options.site, options.hosts ?? {});
   if (!incremental) swapInto(root, out);
 
   const changed = results.filter((r) => !r.reused);
@@ -95,8 +102,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     bytes: sum(changed, (r) => r.bytes) + writer.bytes,
     reused: results.length - changed.length,
     incremental,
-    warnings: [...catalog.warnings, ...results.flatMap((r) => r.warnings)],
+    warnings: [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings],
     seconds: (performance.now() - started) / 1000,
+    hostFiles,
   };
 }
 

@@ -5,10 +5,12 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "../builder/build.js";
 import { CorpusError } from "../builder/catalog.js";
+import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/index.js";
 import { SITE_FILE } from "../builder/request.js";
 import { type Site, makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
 import { printReport } from "./report.js";
+import { byteSize, registerWatch } from "./watch.js";
 import { progressBar } from "./progress.js";
 
 function integer(name: string, min: number, max: number) {
@@ -44,6 +46,9 @@ program
   .option("--json", "print the report as JSON")
   .option("--full", "rebuild every document, even those whose source did not change")
   .option("--workers <n>", "worker threads writing documents (default 1: on ext4, parallel file creation measured slower)", integer("--workers", 1, 64))
+  .option("--host <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")} or all (repeatable)`, (v: string, all: string[]) => [...all, v], [] as string[])
+  .option("--compress", "write .gz and .br siblings of the larger responses (nginx gzip_static, dts serve)")
+  .option("--upstream <url>", "the dts serve that nginx and Apache rules send dynamic requests to", DEFAULT_UPSTREAM)
   .action(async (opts) => {
     try {
       const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext });
@@ -55,9 +60,11 @@ program
         full: Boolean(opts.full),
         workers: opts.workers,
         onProgress: bar?.update,
+        hosts: { hosts: parseHosts(opts.host), compress: Boolean(opts.compress), upstream: opts.upstream },
       });
       bar?.done();
       printReport(report, { json: Boolean(opts.json), corpus: opts.corpus, out: opts.out });
+      if (!opts.json) printHosts(report.hostFiles);
     } catch (e) {
       fail("build", e);
     }
@@ -70,11 +77,38 @@ program
   .option("--corpus <dir>", "the corpus the tree was built from (for writes)")
   .option("--port <n>", "port (0 picks a free one)", integer("--port", 0, 65535), 8080)
   .option("--host <host>", "address to listen on", "127.0.0.1")
+  .option("--max-body <size>", "largest write body accepted (bytes, or with k or M)", byteSize, 4 * 1024 * 1024)
+  .option("--schema <file.rng>", "validate every written document against this RELAX NG schema")
+  .option("--no-xml-model", "do not validate against a document's own local xml-model schema")
+  .option("--put-lowest-only", "accept PUT only on passages of the lowest citation level")
+  .option("--watch", "with --corpus, also rebuild on changes made to the corpus by others")
   .action(async (opts) => {
     try {
-      const site = readSite(opts.dist);
-      const server = await startServer({ dist: opts.dist, site, port: opts.port, host: opts.host });
+      // With a corpus the tree is built (or brought up to date) first, so it may not exist yet.
+      const site = opts.corpus ? readSiteOr(opts.dist, makeSite()) : readSite(opts.dist);
+      const token = process.env.DTS_TOKEN || undefined;
+      const server = await startServer({
+        dist: opts.dist,
+        site,
+        port: opts.port,
+        host: opts.host,
+        corpus: opts.corpus,
+        token,
+        maxBody: opts.maxBody,
+        schema: opts.schema,
+        xmlModel: opts.xmlModel,
+        putLowestOnly: Boolean(opts.putLowestOnly),
+        watch: Boolean(opts.watch),
+        log: (line) => console.log(line),
+      });
       console.log(`dts serve: ${server.url}${site.basePath || "/"} (tree ${opts.dist})`);
+      if (opts.corpus) {
+        console.log(
+          server.writes.enabled
+            ? `dts serve: writes enabled on ${opts.corpus} (POST, PUT, DELETE with the DTS_TOKEN token)${opts.schema ? `, validated against ${opts.schema}` : ""}`
+            : `dts serve: writes disabled: set DTS_TOKEN to enable them on ${opts.corpus}`,
+        );
+      }
       const stop = (): void => void server.close().then(() => process.exit(0));
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
@@ -82,6 +116,23 @@ program
       fail("serve", e);
     }
   });
+
+/** One line per host written, and the precompression. */
+function printHosts(hosts: HostReport | undefined): void {
+  for (const h of hosts?.hosts ?? []) {
+    console.log(`  host ${h.host.padEnd(10)} ${h.served} stored responses${h.rules ? `, ${h.rules} rules` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`);
+  }
+  const c = hosts?.compressed;
+  if (c) console.log(`  compressed ${c.files} responses (.gz, .br)`);
+}
+
+function readSiteOr(dist: string, fallback: Site): Site {
+  try {
+    return readSite(dist);
+  } catch {
+    return fallback;
+  }
+}
 
 /** The settings the tree was built with, so the server answers with the same addresses. */
 function readSite(dist: string): Site {
@@ -93,5 +144,7 @@ function readSite(dist: string): Site {
   }
   return JSON.parse(text) as Site;
 }
+
+registerWatch(program, fail);
 
 program.parseAsync(process.argv).catch((e) => fail(program.args[0] ?? "", e));

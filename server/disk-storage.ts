@@ -2,11 +2,12 @@
 
 import { readFile, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
-import type { StoredFile, TreeStorage } from "./storage.js";
+import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "./precompressed.js";
+import type { StoredFile } from "./storage.js";
 
-export function diskStorage(root: string): TreeStorage {
+export function diskStorage(root: string): PrecompressedStorage {
   const base = resolve(root);
-  return {
+  const storage: PrecompressedStorage = {
     async read(path: string): Promise<StoredFile | null> {
       const full = resolve(base, path);
       // Paths come from requestToPath, which cannot climb; this keeps it true for any caller.
@@ -19,5 +20,19 @@ export function diskStorage(root: string): TreeStorage {
         throw e;
       }
     },
+    // A sibling the build did not write is one failed open: cheap on a local disk. One older
+    // than its file (the file was rewritten since, by a write or an in-place build) is stale.
+    async readEncoded(path: string, encoding: Encoding): Promise<StoredFile | null> {
+      const sibling = resolve(base, path + SIBLING_SUFFIX[encoding]);
+      if (!sibling.startsWith(base + sep)) return null;
+      try {
+        const [own, plain] = await Promise.all([stat(sibling), stat(resolve(base, path))]);
+        if (own.mtimeMs < plain.mtimeMs) return null;
+      } catch {
+        return null;
+      }
+      return storage.read(path + SIBLING_SUFFIX[encoding]);
+    },
   };
+  return storage;
 }

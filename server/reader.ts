@@ -18,6 +18,7 @@ import {
   MANIFEST,
   documentFolder,
   endpointOf,
+  navigationFolder,
   parseRequest,
   requestToPath,
 } from "../builder/request.js";
@@ -25,6 +26,7 @@ import type { Site } from "../builder/site.js";
 import { indexFromJson, libraryFromJson } from "../builder/stored-data.js";
 import type { ManifestEntry } from "../builder/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
+import { hasPrecompressed, readPrecompressed } from "./precompressed.js";
 import type { TreeStorage } from "./storage.js";
 
 export interface ReaderOptions {
@@ -34,6 +36,11 @@ export interface ReaderOptions {
   methods?: DocumentMethod[];
   /** How many parsed documents and manifests to keep in memory. */
   cacheSize?: number;
+  /**
+   * Cache-Control of responses read from the tree (default STATIC_CACHE_CONTROL). A server
+   * whose tree changes under it (writes, watch) sends "no-cache": clients revalidate with the ETag.
+   */
+  cacheControl?: string;
 }
 
 export const CORS_HEADERS: Record<string, string> = {
@@ -41,7 +48,8 @@ export const CORS_HEADERS: Record<string, string> = {
   "Access-Control-Expose-Headers": "Link, Location, ETag",
 };
 
-const STATIC_CACHE_CONTROL = "public, max-age=300";
+/** Cache-Control of stored responses; generated host rules send the same. */
+export const STATIC_CACHE_CONTROL = "public, max-age=300";
 const DYNAMIC_CACHE_CONTROL = "no-cache";
 
 /** A small least-recently-used map. */
@@ -64,6 +72,9 @@ class Lru<V> {
   clear(): void {
     this.map.clear();
   }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
 }
 
 export class TreeReader {
@@ -83,6 +94,19 @@ export class TreeReader {
     this.texts.clear();
   }
 
+  /**
+   * Forgets what was read of one document, after it was rebuilt: its source and index, and
+   * unless the rebuild kept them, its manifests and the catalogue.
+   */
+  invalidateDocument(id: string, kept: { manifests?: boolean; catalog?: boolean } = {}): void {
+    this.texts.delete(id);
+    if (!kept.catalog) this.library = null;
+    if (!kept.manifests) {
+      this.manifests.delete(documentFolder(id));
+      this.manifests.delete(navigationFolder(id));
+    }
+  }
+
   get site(): Site {
     return this.options.site;
   }
@@ -99,21 +123,37 @@ export class TreeReader {
     if (req.kind === "bad") return this.send(badRequest(site, req), headers);
     const path = requestToPath(req);
     if (path !== null) {
-      const stored = await this.fromTree(path);
-      if (stored) return this.send(stored.response, headers, stored.etag);
+      const stored = await this.fromTree(path, headers);
+      if (stored) {
+        const response = this.send(stored.response, headers, stored.etag);
+        // The representation depends on Accept-Encoding wherever siblings may exist.
+        if (stored.vary) response.headers.set("Vary", "Accept-Encoding");
+        if (stored.encoding && response.status !== 304) response.headers.set("Content-Encoding", stored.encoding);
+        return response;
+      }
     }
     return this.send(await this.compute(req), headers);
   }
 
-  private async fromTree(path: string): Promise<{ response: DtsResponse; etag?: string } | null> {
+  private async fromTree(
+    path: string,
+    headers: Headers,
+  ): Promise<{ response: DtsResponse; etag?: string; encoding?: string; vary?: boolean } | null> {
     const slash = path.lastIndexOf("/");
     const folder = slash < 0 ? "" : path.slice(0, slash);
     const manifest = await this.manifest(folder);
     const entry = manifest?.[path.slice(slash + 1)];
     if (!entry) return null;
-    const file = await this.options.storage.read(path);
+    const storage = this.options.storage;
+    const encoded = hasPrecompressed(storage) ? await readPrecompressed(storage, path, headers.get("Accept-Encoding")) : null;
+    const file = encoded?.file ?? (await storage.read(path));
     if (!file) return null;
-    return { response: { status: entry.status, type: entry.type, link: entry.link, body: file.body }, etag: file.etag };
+    return {
+      response: { status: entry.status, type: entry.type, link: entry.link, body: file.body },
+      etag: file.etag,
+      encoding: encoded?.encoding,
+      vary: hasPrecompressed(storage),
+    };
   }
 
   private manifest(folder: string): Promise<Record<string, ManifestEntry> | null> {
@@ -187,7 +227,7 @@ export class TreeReader {
     if (response.location) headers.set("Location", response.location);
     if (etag) {
       headers.set("ETag", etag);
-      headers.set("Cache-Control", STATIC_CACHE_CONTROL);
+      headers.set("Cache-Control", this.options.cacheControl ?? STATIC_CACHE_CONTROL);
       const match = requestHeaders.get("If-None-Match");
       if (match && match.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
         headers.delete("Content-Type");

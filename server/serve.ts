@@ -1,36 +1,139 @@
-// `dts serve`: the reader over a tree on the local disk, on Node's HTTP server.
+// `dts serve`: the reader over a tree on the local disk, on Node's HTTP server; with a corpus,
+// the write API too (POST, PUT, DELETE applied to the corpus, then an incremental rebuild).
 
 import { serve } from "@hono/node-server";
+import { readdir, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { BuildReport } from "../builder/build.js";
 import type { Site } from "../builder/site.js";
+import { Workspace } from "../builder/workspace.js";
+import { createApp } from "./app.js";
 import { diskStorage } from "./disk-storage.js";
-import { TreeReader, readerApp } from "./reader.js";
+import { TreeReader } from "./reader.js";
+import { isTemporary } from "./write/atomic.js";
+import { DEFAULT_MAX_BODY } from "./write/body.js";
+import { writesPagePath } from "./write/docs-page.js";
+import { DocumentLocks } from "./write/lock.js";
+import { SchemaValidators } from "./write/schema.js";
+import { WriteService } from "./write/service.js";
+import { CorpusWatcher, type WatchReport } from "./write/watcher.js";
 
 export interface ServeOptions {
   dist: string;
   site: Site;
   port: number;
   host: string;
+  /** The corpus the tree is built from: enables writes (with `token`), after an incremental build. */
+  corpus?: string;
+  /** The token writes must carry (DTS_TOKEN). */
+  token?: string;
+  /** Largest accepted write body in bytes (default 4 MiB). */
+  maxBody?: number;
+  /** Accept PUT only on passages of the lowest citation level. */
+  putLowestOnly?: boolean;
+  /** A RELAX NG schema every written document must be valid against. */
+  schema?: string;
+  /** Validate against a document's own local xml-model schema when no `schema` is given (default true). */
+  xmlModel?: boolean;
+  /** Wait for the schema to be compiled before listening (default: compile in the background). */
+  waitForSchema?: boolean;
+  /** Also rebuild on changes made to the corpus by others (editors, git). */
+  watch?: boolean;
+  /** Lines about writes and rebuilds (never a token). */
+  log?: (line: string) => void;
 }
 
 export interface RunningServer {
   url: string;
   reader: TreeReader;
+  workspace?: Workspace;
+  /** The incremental build run at start, with a corpus. */
+  report?: BuildReport;
+  writes: WriteService;
+  schemas?: SchemaValidators;
+  watcher?: CorpusWatcher;
   close(): Promise<void>;
 }
 
-export function startServer(options: ServeOptions): Promise<RunningServer> {
-  const reader = new TreeReader({ site: options.site, storage: diskStorage(options.dist) });
-  const app = readerApp(reader);
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const { site } = options;
+  let workspace: Workspace | undefined;
+  let report: BuildReport | undefined;
+  let locks: DocumentLocks | undefined;
+  let schemas: SchemaValidators | undefined;
+  if (options.corpus) {
+    await removeTemporaryFiles(options.corpus);
+    // The tree is brought up to date with the corpus first: after a crash mid-write, this is
+    // what rebuilds the document whose source was written but whose responses were not.
+    ({ workspace, report } = await Workspace.open({ corpus: options.corpus, dist: options.dist, site }));
+    locks = new DocumentLocks();
+    schemas = new SchemaValidators({ schema: options.schema, xmlModel: options.xmlModel });
+    const ready = schemas.ready();
+    if (options.waitForSchema) await ready;
+    else ready.catch((e) => options.log?.(`dts serve: ${e instanceof Error ? e.message : String(e)}`));
+  }
+  // Where the tree changes under the server, a client must not keep a response for minutes:
+  // it revalidates (If-None-Match, a 304 when nothing changed).
+  const reader = new TreeReader({ site, storage: diskStorage(options.dist), ...(workspace ? { cacheControl: "no-cache" } : {}) });
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const writes = new WriteService({
+    site,
+    reader,
+    workspace,
+    locks: locks ?? new DocumentLocks(),
+    token: options.token || undefined,
+    maxBody,
+    putLowestOnly: options.putLowestOnly,
+    schemas,
+    docsPage: writesPagePath(site),
+    log: options.log,
+  });
+  let watcher: CorpusWatcher | undefined;
+  if (workspace && options.watch) {
+    watcher = await CorpusWatcher.start({
+      workspace,
+      locks,
+      invalidate: (what) => (what === "all" ? reader.invalidate() : reader.invalidateDocument(what)),
+      onRebuilt: (r: WatchReport) => options.log?.(`dts serve: corpus changed (${r.paths.length} file(s)); rebuilt in ${r.seconds.toFixed(2)} s`),
+      onError: (e) => options.log?.(`dts serve: watch: ${e instanceof Error ? e.message : String(e)}`),
+    });
+  }
+  const app = createApp({
+    reader,
+    writes,
+    locks,
+    page: { enabled: writes.enabled, maxBody, putLowestOnly: Boolean(options.putLowestOnly), schema: schemas?.schema, xmlModel: options.xmlModel !== false },
+  });
   return new Promise((resolvePromise, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
       resolvePromise({
         url: `http://${host}:${info.port}`,
         reader,
-        close: () => new Promise((done) => server.close(() => done())),
+        workspace,
+        report,
+        writes,
+        schemas,
+        watcher,
+        close: async () => {
+          await watcher?.close();
+          await new Promise<void>((done) => server.close(() => done()));
+          await schemas?.close();
+        },
       });
     });
     server.on("error", reject);
   });
+}
+
+/** Temporary files a crash mid-write may have left in the corpus (the file they were to replace is intact). */
+async function removeTemporaryFiles(corpus: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(corpus, { recursive: true });
+  } catch {
+    return;
+  }
+  await Promise.all(names.filter((n) => isTemporary(n)).map((n) => rm(join(corpus, n), { force: true })));
 }

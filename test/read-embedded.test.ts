@@ -480,10 +480,14 @@ describe("serving", () => {
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
 
-  it("answers writes with 405 in the API's error format while writes are not enabled", async () => {
+  it("answers writes with 403 saying how to enable them while no token is configured", async () => {
     const r = await tree.fetch(doc(GEORGICS, "&ref=1.1"), { method: "PUT", body: "<TEI/>" });
-    expect(r.status).toBe(405);
-    expect(r.headers.get("allow")).toMatch(/GET/);
-    expect(await r.text()).toMatch(/statusCode="405"/);
+    expect(r.status).toBe(403);
+    const body = await r.text();
+    expect(body).toMatch(/statusCode="403"/);
+    expect(body).toMatch(/set DTS_TOKEN and start `dts serve --corpus/);
+    const post = await tree.fetch(coll(), { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toMatch(/GET/);
   });
 });

@@ -239,12 +239,16 @@ export function scanXml(
       if (quote !== DQ && quote !== SQ) fail(i, `value of attribute "${name}" must be quoted`);
       const close = buf.indexOf(quote, i + 1);
       if (close < 0 || close >= end) fail(i, `unterminated value of attribute "${name}"`);
+      // One pass over the value: "<" is an error, "&" means references to decode. (Searching
+      // for "&" with indexOf ran to the end of the document for every attribute without one.)
+      let hasAmp = false;
       for (let k = i + 1; k < close; k++) {
-        if (buf[k] === LT) fail(k, `"<" in the value of attribute "${name}"`);
+        const b = buf[k];
+        if (b === LT) fail(k, `"<" in the value of attribute "${name}"`);
+        else if (b === AMP) hasAmp = true;
       }
       const raw = decoder.decode(buf.subarray(i + 1, close));
-      const amp = buf.indexOf(AMP, i + 1);
-      const value = amp >= 0 && amp < close ? decodeEntities(raw) : raw;
+      const value = hasAmp ? decodeEntities(raw) : raw;
       for (const a of attributes) if (a.name === name) fail(attrStart, `duplicate attribute "${name}"`);
       attributes.push({ name, value });
       if (name === "xmlns") (ns ??= new Map()).set("", value);

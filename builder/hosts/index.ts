@@ -1,0 +1,125 @@
+// After the tree is written: precompressed siblings (`--compress`) and the rules of each host
+// asked for (`--host`). Everything is read back from the tree, so the same step serves a full
+// build and an in-place one.
+
+import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { SIBLING_SUFFIX } from "../../server/precompressed.js";
+import type { Warning } from "../catalog.js";
+import type { Site } from "../site.js";
+import { ApacheRules, HTACCESS } from "./apache.js";
+import { CloudflareRules } from "./cloudflare.js";
+import { HOSTS, type HostContext, type HostName, type HostResult, type HostRules, HOSTS_FOLDER, type TreeFacts } from "./common.js";
+import { NetlifyRules } from "./netlify.js";
+import { NginxRules } from "./nginx.js";
+import { type CompressReport, precompressTree } from "./precompress.js";
+import { storedEntries } from "./stored.js";
+
+export { HOSTS, type HostName, type HostResult } from "./common.js";
+
+export const DEFAULT_UPSTREAM = "http://127.0.0.1:8080";
+/** Written by --compress, so that a later build without it removes the siblings. */
+const COMPRESSED_MARK = "_compressed.json";
+
+export interface HostOptions {
+  hosts?: HostName[];
+  compress?: boolean;
+  /** The `dts serve` that nginx and Apache send dynamic requests to. */
+  upstream?: string;
+}
+
+export interface HostReport {
+  hosts: HostResult[];
+  compressed?: CompressReport;
+  warnings: Warning[];
+}
+
+/** Reads `--host` values: names, repeated or comma-separated, or `all`. */
+export function parseHosts(values: string[]): HostName[] {
+  const out = new Set<HostName>();
+  for (const value of values.flatMap((v) => v.split(","))) {
+    const name = value.trim().toLowerCase();
+    if (name === "all") HOSTS.forEach((h) => out.add(h));
+    else if ((HOSTS as readonly string[]).includes(name)) out.add(name as HostName);
+    else throw new Error(`unknown host "${value}": use ${HOSTS.join(", ")} or all`);
+  }
+  return [...out];
+}
+
+const MAKERS: Record<HostName, (ctx: HostContext) => HostRules> = {
+  nginx: (ctx) => new NginxRules(ctx),
+  apache: (ctx) => new ApacheRules(ctx),
+  netlify: (ctx) => new NetlifyRules(ctx),
+  cloudflare: (ctx) => new CloudflareRules(ctx),
+};
+
+/**
+ * Writes siblings and host rules into the tree at `root` (the staging folder, or the tree
+ * itself for an in-place build); `out` is where the tree will live, for rules that name it.
+ */
+export async function writeHostFiles(root: string, out: string, site: Site, options: HostOptions): Promise<HostReport> {
+  removeHostFiles(root);
+  const report: HostReport = { hosts: [], warnings: [] };
+  if (options.compress) {
+    report.compressed = await precompressTree(root);
+    writeFileSync(join(root, COMPRESSED_MARK), JSON.stringify({ suffixes: Object.values(SIBLING_SUFFIX) }));
+  } else if (existsSync(join(root, COMPRESSED_MARK))) {
+    // Siblings of an earlier build would be older than files rewritten since: remove them all.
+    walk(root, (path) => {
+      if (Object.values(SIBLING_SUFFIX).some((s) => path.endsWith(s))) unlinkSync(join(root, path));
+    });
+    unlinkSync(join(root, COMPRESSED_MARK));
+  }
+  const hosts = options.hosts ?? [];
+  if (!hosts.length) return report;
+  const ctx: HostContext = { root, out, site, upstream: options.upstream ?? DEFAULT_UPSTREAM, compressed: Boolean(options.compress) };
+  const rules = hosts.map((h) => MAKERS[h](ctx));
+  for (const entry of storedEntries(root)) for (const r of rules) r.add(entry);
+  const facts = hosts.some((h) => h === "netlify" || h === "cloudflare") ? treeFacts(root) : emptyFacts();
+  for (const r of rules) {
+    const result = r.finish(facts);
+    report.hosts.push(result);
+    report.warnings.push(...result.warnings);
+  }
+  return report;
+}
+
+/** Removes the host files of an earlier build (an in-place build keeps the tree). */
+function removeHostFiles(root: string): void {
+  rmSync(join(root, HOSTS_FOLDER), { recursive: true, force: true });
+  for (const name of ["_headers", "_redirects", ".assetsignore"]) rmSync(join(root, name), { force: true });
+  if (existsSync(join(root, HTACCESS))) {
+    walk(root, (path) => {
+      if (path === HTACCESS || path.endsWith(`/${HTACCESS}`)) unlinkSync(join(root, path));
+    });
+  }
+}
+
+function walk(root: string, visit: (path: string, size: () => number) => void, folder = ""): void {
+  for (const e of readdirSync(join(root, folder), { withFileTypes: true })) {
+    const path = folder ? `${folder}/${e.name}` : e.name;
+    if (e.isDirectory()) walk(root, visit, path);
+    else visit(path, () => statSync(join(root, path)).size);
+  }
+}
+
+function emptyFacts(): TreeFacts {
+  return { files: 0, uploaded: 0, largest: { path: "", bytes: 0 }, fullest: { path: "", files: 0 } };
+}
+
+/** Counts the tree's files, its largest file and its fullest folder. */
+export function treeFacts(root: string): TreeFacts {
+  const facts = emptyFacts();
+  const perFolder = new Map<string, number>();
+  walk(root, (path, size) => {
+    facts.files++;
+    const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+    if (path.startsWith(`${HOSTS_FOLDER}/`) || /\.(gz|br)$/.test(path) || path.endsWith(HTACCESS)) return;
+    facts.uploaded++;
+    const bytes = size();
+    if (bytes > facts.largest.bytes) facts.largest = { path, bytes };
+  });
+  for (const [path, files] of perFolder) if (files > facts.fullest.files) facts.fullest = { path, files };
+  return facts;
+}

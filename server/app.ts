@@ -1,0 +1,60 @@
+// The server's Hono app: the reader (GET, HEAD, OPTIONS on the tree), and, composed before
+// it, the write API on the Document endpoint, the documentation of the write rules, and the
+// per-document read locks that keep readers off a document while a write commits.
+
+import { Hono } from "hono";
+import { jsonError } from "../builder/render/response.js";
+import { renderDocs } from "../builder/render/service.js";
+import { endpointOf } from "../builder/request.js";
+import { docsUrl } from "../builder/urls.js";
+import { TreeReader, readerApp } from "./reader.js";
+import type { DocumentLocks } from "./write/lock.js";
+import { renderWritesPage, writesPagePath, type WritesPageOptions } from "./write/docs-page.js";
+import type { WriteService } from "./write/service.js";
+
+export interface AppOptions {
+  reader: TreeReader;
+  /** The write API (answers 403 with how to enable writes when they are not). */
+  writes: WriteService;
+  /** When a corpus is written to: GETs of a document wait while a write commits. */
+  locks?: DocumentLocks;
+  page: WritesPageOptions;
+}
+
+export function createApp(options: AppOptions): Hono {
+  const { reader, writes, locks } = options;
+  const site = reader.site;
+  const app = new Hono();
+
+  if (locks) {
+    app.use("*", async (c, next) => {
+      if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
+      const id = new URL(c.req.url).searchParams.get("id");
+      if (id === null) return next();
+      await locks.read(id, () => next());
+    });
+  }
+
+  const headless = (method: string, response: Response): Response =>
+    method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
+
+  // The API documentation lists the write operations when they are enabled.
+  if (writes.enabled) {
+    app.on(["GET", "HEAD"], docsUrl(site), (c) => headless(c.req.method, reader.send(renderDocs(site, writes.methods), c.req.raw.headers)));
+  }
+  app.on(["GET", "HEAD"], writesPagePath(site), (c) => {
+    const html = renderWritesPage(site, options.page);
+    return headless(c.req.method, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Access-Control-Allow-Origin": "*" } }));
+  });
+
+  app.on(["POST", "PUT", "DELETE"], "*", async (c, next) => {
+    const endpoint = endpointOf(new URL(c.req.url).pathname, site);
+    if (endpoint === "document") return writes.handle(c.req.raw);
+    if (endpoint === null) {
+      return reader.send(jsonError(site, 404, `No endpoint at ${new URL(c.req.url).pathname}.`), c.req.raw.headers);
+    }
+    return next();
+  });
+
+  return readerApp(reader, app);
+}

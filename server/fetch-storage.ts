@@ -1,0 +1,21 @@
+// The tree behind an HTTP fetch: a Worker's static-assets binding, or an edge function's own
+// site. Only "read this file" differs between runtimes; everything else is the reader's.
+
+import type { StoredFile, TreeStorage } from "./storage.js";
+
+/** Fetches a tree-relative path; a 404 means the file is not in the tree. */
+export type FetchFile = (path: string) => Promise<Response>;
+
+export function fetchStorage(fetchFile: FetchFile): TreeStorage {
+  return {
+    async read(path: string): Promise<StoredFile | null> {
+      // Tree paths are `a-z 0-9 . _ - /` (encodeName), but a caller may pass anything: never climb.
+      if (path.split("/").some((part) => part === ".." || part === "." || part === "")) return null;
+      const response = await fetchFile(path);
+      if (response.status === 404) return null;
+      if (!response.ok) throw new Error(`reading ${path} from the tree: HTTP ${response.status}`);
+      const body = new Uint8Array(await response.arrayBuffer());
+      return { body, etag: response.headers.get("ETag") ?? undefined };
+    },
+  };
+}

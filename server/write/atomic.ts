@@ -1,0 +1,48 @@
+// Atomic replacement of a corpus file: a temporary file in the same folder, written and
+// fsynced, renamed over the original, then the folder fsynced so the rename itself is
+// durable. A crash at any point leaves the old file or the new one, never a torn one.
+
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { type FileHandle, mkdir, open, rename, rm, stat, chmod } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/** Names of temporary files (hidden, so corpus loaders and watchers skip them). */
+export function isTemporary(file: string): boolean {
+  return /^\..*\.dts-[0-9a-f]+\.tmp$/.test(basename(file));
+}
+
+export async function writeFileAtomic(file: string, data: Uint8Array): Promise<void> {
+  const folder = dirname(file);
+  await mkdir(folder, { recursive: true });
+  const temp = join(folder, `.${basename(file)}.dts-${randomBytes(6).toString("hex")}.tmp`);
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = null;
+    // Keep the permissions of the file being replaced.
+    const mode = await stat(file).then((s) => s.mode & 0o7777, () => null);
+    if (mode !== null) await chmod(temp, mode);
+    await rename(temp, file);
+  } catch (e) {
+    await handle?.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw e;
+  }
+  await syncFolder(folder);
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  let dir: FileHandle | null = null;
+  try {
+    dir = await open(folder, constants.O_RDONLY);
+    await dir.sync();
+  } catch {
+    // Some platforms cannot fsync a folder; the rename is still atomic.
+  } finally {
+    await dir?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,118 @@
+// The Cloudflare Worker `dts build --host cloudflare` writes, bundled as wrangler bundles it
+// (esbuild) and run in Cloudflare's local Workers runtime (workerd, through Miniflare) with the
+// tree as its static assets: the same conformance suite as `dts serve`, and the generated
+// configuration checked against wrangler's documented shape.
+
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build as esbuild } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build.js";
+import { makeSite } from "../builder/site.js";
+import { type RunningServer, startServer } from "../server/serve.js";
+import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, STORED_REQUESTS, expectSameAnswer, rawRequest } from "./helpers/hosts-conformance.js";
+import { EMBEDDED } from "./helpers/tree.js";
+
+type MiniflareT = import("miniflare").Miniflare;
+
+let work: string;
+let dist: string;
+let reference: RunningServer;
+let mf: MiniflareT | null = null;
+let workerUrl = "";
+let skipped = "";
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "dts-cloudflare-"));
+  dist = join(work, "dist");
+  const site = makeSite();
+  await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: ["cloudflare"] } });
+  reference = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+  let Miniflare: typeof import("miniflare").Miniflare;
+  try {
+    ({ Miniflare } = await import("miniflare"));
+  } catch (e) {
+    skipped = `miniflare is not installed (${(e as Error).message})`;
+    return;
+  }
+  const config = JSON.parse(stripComments(readFileSync(join(dist, "_hosts/cloudflare/wrangler.jsonc"), "utf8")));
+  // What `wrangler deploy` does with `main`: bundle it for workerd.
+  const bundle = await esbuild({
+    entryPoints: [join(dist, "_hosts/cloudflare", config.main)],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    write: false,
+    logLevel: "silent",
+  });
+  mf = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0].text,
+    compatibilityDate: config.compatibility_date,
+    host: "127.0.0.1",
+    port: 0,
+    assets: {
+      directory: join(dist, "_hosts/cloudflare", config.assets.directory),
+      binding: config.assets.binding,
+      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
+    },
+  });
+  workerUrl = (await mf.ready).origin;
+});
+
+afterAll(async () => {
+  await mf?.dispose();
+  await reference?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function stripComments(text: string): string {
+  return text.replace(/^\s*\/\/.*$/gm, "");
+}
+
+describe("the Cloudflare Worker in workerd", () => {
+  it("answers every request of the suite as dts serve does", async (ctx) => {
+    if (skipped) ctx.skip();
+    for (const path of [...STORED_REQUESTS, ...COMPUTED_REQUESTS]) await expectSameAnswer(reference.url, workerUrl, path);
+    for (const path of STORED_REQUESTS.slice(0, 6)) await expectSameAnswer(reference.url, workerUrl, path, "HEAD");
+    await expectSameAnswer(reference.url, workerUrl, "/api/dts/document?id=x", "OPTIONS");
+    // The Worker has no write API: writes are refused as not allowed, in the API's error format.
+    const put = await rawRequest(workerUrl, "/api/dts/document?id=x", { method: "PUT" });
+    expect(put.status).toBe(405);
+    expect(put.headers["allow"]).toBe("GET, HEAD, OPTIONS");
+    expect(put.body.toString("utf8")).toMatch(/statusCode="405"/);
+  });
+
+  it("does not serve the tree's files, nor anything outside it", async (ctx) => {
+    if (skipped) ctx.skip();
+    for (const path of [...ESCAPE_REQUESTS, "/_catalog.json", "/document/urn_3acts_3alatin_4cit_3aphi0690.phi003.sample-lat1/_.xml", "/_hosts/cloudflare/wrangler.jsonc"]) {
+      const r = await rawRequest(workerUrl, path);
+      expect([400, 404], path).toContain(r.status);
+      expect(r.body.toString("utf8"), path).not.toMatch(/root:x|"rootId"|"compatibility_date"/);
+      await expectSameAnswer(reference.url, workerUrl, path);
+    }
+  });
+});
+
+describe("the generated Cloudflare files", () => {
+  it("configure a Worker with the tree as run-worker-first assets, and keep host files out of them", () => {
+    const config = JSON.parse(stripComments(readFileSync(join(dist, "_hosts/cloudflare/wrangler.jsonc"), "utf8")));
+    expect(config.name).toMatch(/^[a-z0-9-]{1,63}$/);
+    expect(config.main).toBe("worker.mjs");
+    expect(config.compatibility_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(config.assets).toEqual({
+      directory: "../..",
+      binding: "ASSETS",
+      run_worker_first: true,
+      html_handling: "none",
+      not_found_handling: "none",
+    });
+    const entry = readFileSync(join(dist, "_hosts/cloudflare/worker.mjs"), "utf8");
+    expect(entry).toMatch(/^export \{ default \} from "(\.\.\/)+.*out\/server\/worker-entry\.js";$/m);
+    const ignore = readFileSync(join(dist, ".assetsignore"), "utf8").split("\n");
+    for (const name of ["_hosts", "_headers", "_redirects", ".htaccess", "*.gz", "*.br"]) expect(ignore).toContain(name);
+  });
+});

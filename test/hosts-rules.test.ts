@@ -1,0 +1,168 @@
+// Units of the host rules: the spellings of a request, the strings each config format can
+// hold, the documented limits, precompressed siblings in `dts serve`, and an in-place build
+// that drops the host files it no longer asks for.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build.js";
+import { apacheString } from "../builder/hosts/apache.js";
+import { CloudflareRules } from "../builder/hosts/cloudflare.js";
+import type { HostContext, TreeFacts } from "../builder/hosts/common.js";
+import { parseHosts } from "../builder/hosts/index.js";
+import { NetlifyRules } from "../builder/hosts/netlify.js";
+import { NginxRules, nginxString } from "../builder/hosts/nginx.js";
+import { requestTargets, valueSpellings } from "../builder/hosts/queries.js";
+import { parseRequest, requestToPath } from "../builder/request.js";
+import { makeSite } from "../builder/site.js";
+import { acceptedEncodings } from "../server/precompressed.js";
+import { startServer } from "../server/serve.js";
+import { rawRequest } from "./helpers/hosts-conformance.js";
+import { EMBEDDED } from "./helpers/tree.js";
+
+const site = makeSite();
+const temps: string[] = [];
+const temp = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "dts-hosts-"));
+  temps.push(dir);
+  return dir;
+};
+afterAll(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe("request spellings", () => {
+  it("lists the plain, encodeURIComponent and form spellings, mixed per value, all naming one file", () => {
+    const req = { kind: "document", id: "urn:dts:sample:edge:odd refs", ref: "1.a b" } as const;
+    const targets = requestTargets(site, req);
+    expect(targets[0]).toBe("/api/dts/document?id=urn:dts:sample:edge:odd%20refs&ref=1.a%20b");
+    expect(targets).toContain("/api/dts/document?id=urn%3Adts%3Asample%3Aedge%3Aodd%20refs&ref=1.a%20b");
+    expect(targets).toContain("/api/dts/document?id=urn%3Adts%3Asample%3Aedge%3Aodd+refs&ref=1.a+b");
+    expect(targets).toContain("/api/dts/document?id=urn%3Adts%3Asample%3Aedge%3Aodd+refs&ref=1.a%20b");
+    for (const t of targets) {
+      expect(t).not.toMatch(/\s/);
+      const back = parseRequest(new URL(t, "http://x"), site);
+      expect(back && back.kind !== "bad" && requestToPath(back)).toBe(requestToPath(req));
+    }
+    expect(valueSpellings("urn:cts:latinLit:phi0448")).toEqual(["urn:cts:latinLit:phi0448", "urn%3Acts%3AlatinLit%3Aphi0448"]);
+    expect(valueSpellings("2.α")).toContain("2.α");
+    expect(valueSpellings("a$b")).not.toContain("a$b");
+  });
+
+  it("writes the defaults out too, and the entry point with a slash", () => {
+    expect(requestTargets(site, { kind: "navigation", id: "a", down: 1 })).toEqual(["/api/dts/navigation?id=a"]);
+    expect(requestTargets(site, { kind: "navigation", id: "a", down: 2 })).toEqual(["/api/dts/navigation?id=a&down=2"]);
+    expect(requestTargets(site, { kind: "collection", id: "a", nav: "children" })).toEqual(["/api/dts/collection?id=a", "/api/dts/collection?id=a&nav=children"]);
+    expect(requestTargets(site, { kind: "entry" })).toEqual(["/api/dts", "/api/dts/"]);
+  });
+});
+
+describe("config strings", () => {
+  it("quote what nginx and Apache can hold literally, and refuse the rest", () => {
+    expect(nginxString('<a>; rel="next"')).toBe('"<a>; rel=\\"next\\""');
+    expect(nginxString("a$b")).toBeNull();
+    expect(nginxString("a\nb")).toBeNull();
+    expect(apacheString('x "y"')).toBe('"x \\"y\\""');
+    expect(apacheString("a\\b")).toBeNull();
+  });
+
+  it("reads --host names, all, and rejects unknown ones", () => {
+    expect(parseHosts(["nginx", "apache,netlify"])).toEqual(["nginx", "apache", "netlify"]);
+    expect(parseHosts(["all"])).toEqual(["nginx", "apache", "netlify", "cloudflare"]);
+    expect(() => parseHosts(["iis"])).toThrow(/unknown host "iis"/);
+  });
+});
+
+describe("nginx map keys", () => {
+  it("list only the first of keys that differ in case (nginx compares them ignoring case)", () => {
+    const root = temp();
+    const rules = new NginxRules({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false });
+    const entry = { status: 200, type: "application/tei+xml", link: "</api/dts/docs>" };
+    rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1a" }, path: "document/urn_3ax/r.8.1a.xml", entry });
+    rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1A" }, path: "document/urn_3ax/r.8.1_41.xml", entry });
+    rules.add({ request: { kind: "document", id: "urn:X" }, path: "document/urn_3a_58/_.xml", entry });
+    rules.finish();
+    const map = readFileSync(join(root, "_hosts/nginx/dts-requests.map"), "utf8");
+    expect(map).toContain('"/api/dts/document?id=urn:x&ref=8.1a" "document/urn_3ax/r.8.1a.xml /api/dts/document?id=urn:x&ref=8.1a";');
+    expect(map).not.toContain("8.1A");
+    expect(map).not.toContain("urn:X");
+    const keys = map.split("\n").filter(Boolean).map((l) => l.slice(0, l.indexOf('" "')).toLowerCase());
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe("documented limits", () => {
+  const ctx = (root: string): HostContext => ({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false });
+  const big: TreeFacts = {
+    files: 150_000,
+    uploaded: 150_000,
+    largest: { path: "document/x/_.xml", bytes: 30 * 1024 * 1024 },
+    fullest: { path: "document/x", files: 60_000 },
+  };
+
+  it("warn with the number and the limit when the tree is too large for Cloudflare", () => {
+    const { warnings } = new CloudflareRules(ctx(temp())).finish(big);
+    const text = warnings.map((w) => w.message).join("\n");
+    expect(text).toContain("150,000 static asset files per Worker version (Workers Paid)");
+    expect(text).toContain("over the limit of 100,000");
+    expect(text).toContain("31,457,280 bytes per static asset file (document/x/_.xml), over the limit of 26,214,400");
+  });
+
+  it("warn for Netlify's folder limit and redirect count, and stay quiet for a small tree", () => {
+    const rules = new NetlifyRules(ctx(temp()));
+    const { warnings } = rules.finish(big);
+    expect(warnings.map((w) => w.message).join("\n")).toContain("60,000 files in one folder of the publish directory");
+    const small = new NetlifyRules(ctx(temp())).finish({ ...big, fullest: { path: "x", files: 10 } });
+    expect(small.warnings).toEqual([]);
+  });
+});
+
+describe("precompressed siblings", () => {
+  it("are sent by dts serve to clients that accept them, with Vary, and dropped by a build without --compress", async () => {
+    const dist = join(temp(), "dist");
+    await build({ corpus: EMBEDDED, out: dist, site, hosts: { compress: true, hosts: ["nginx", "apache", "netlify", "cloudflare"] } });
+    const file = join(dist, "document/urn_3acts_3alatin_4cit_3aphi0690.phi003.sample-lat1/_.xml");
+    expect(existsSync(`${file}.gz`) && existsSync(`${file}.br`)).toBe(true);
+    const server = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+    try {
+      const path = "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1";
+      const plain = await rawRequest(server.url, path);
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body.equals(readFileSync(file))).toBe(true);
+      const br = await rawRequest(server.url, path, { headers: { "Accept-Encoding": "gzip, deflate, br" } });
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(br.headers["vary"]).toBe("Accept-Encoding");
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      const gz = await rawRequest(server.url, path, { headers: { "Accept-Encoding": "gzip, br;q=0" } });
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+      expect(gz.headers["link"]).toBe(plain.headers["link"]);
+      expect(gz.headers["etag"]).not.toBe(plain.headers["etag"]);
+      // A small response has no sibling, and is sent as it is.
+      const small = await rawRequest(server.url, "/api/dts", { headers: { "Accept-Encoding": "br" } });
+      expect(small.headers["content-encoding"]).toBeUndefined();
+      // A file rewritten after its siblings (a write through dts serve) is sent as it is now.
+      const later = new Date(Date.now() + 5000);
+      utimesSync(file, later, later);
+      const stale = await rawRequest(server.url, path, { headers: { "Accept-Encoding": "br" } });
+      expect(stale.headers["content-encoding"]).toBeUndefined();
+      expect(stale.body.equals(plain.body)).toBe(true);
+    } finally {
+      await server.close();
+    }
+    // The same tree rebuilt in place without --compress or --host: no sibling, no rule is left.
+    await build({ corpus: EMBEDDED, out: dist, site });
+    expect(existsSync(`${file}.br`)).toBe(false);
+    for (const name of ["_hosts", "_headers", "_redirects", ".htaccess", ".assetsignore", "collection/_/.htaccess"]) {
+      expect(existsSync(join(dist, name)), name).toBe(false);
+    }
+  });
+
+  it("reads Accept-Encoding with q-values", () => {
+    expect(acceptedEncodings("gzip, deflate, br")).toEqual(["br", "gzip"]);
+    expect(acceptedEncodings("br;q=0, gzip;q=0.5")).toEqual(["gzip"]);
+    expect(acceptedEncodings("*")).toEqual(["br", "gzip"]);
+    expect(acceptedEncodings("identity")).toEqual([]);
+    expect(acceptedEncodings(null)).toEqual([]);
+  });
+});

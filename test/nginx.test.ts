@@ -1,0 +1,177 @@
+// A real nginx serving the embedded corpus with the rules `dts build --host nginx --compress`
+// writes, and `dts serve` as its upstream: every answer must equal `dts serve`'s own, the
+// stored ones must come from files (they still answer with the upstream stopped), and no
+// request reaches a file outside the tree.
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build.js";
+import { makeSite } from "../builder/site.js";
+import { type RunningServer, startServer } from "../server/serve.js";
+import {
+  COMPUTED_REQUESTS,
+  ESCAPE_REQUESTS,
+  STORED_REQUESTS,
+  expectSameAnswer,
+  freePort,
+  rawRequest,
+} from "./helpers/hosts-conformance.js";
+import { EMBEDDED } from "./helpers/tree.js";
+
+function nginxBinary(): string | null {
+  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
+    try {
+      execFileSync(candidate, ["-v"], { stdio: "ignore" });
+      return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+const NGINX = nginxBinary();
+if (!NGINX) console.warn("nginx is not installed (apt-get install nginx-light): skipping the nginx integration test");
+
+async function waitForPort(port: number, proc: ChildProcess, log: () => string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (proc.exitCode !== null) throw new Error(`nginx exited (${proc.exitCode}): ${log()}`);
+    try {
+      await rawRequest(`http://127.0.0.1:${port}`, "/__ready");
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`nginx did not listen on ${port}: ${log()}`);
+}
+
+describe.skipIf(!NGINX)("nginx with the generated rules", () => {
+  let work: string;
+  let dist: string;
+  let upstream: RunningServer;
+  let nginx: ChildProcess;
+  let nginxUrl: string;
+  let stderr = "";
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "dts-nginx-"));
+    // nginx's workers may run as another user: the tree must be readable by them.
+    chmodSync(work, 0o755);
+    dist = join(work, "dist");
+    const site = makeSite();
+    await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: ["nginx"], compress: true } });
+    upstream = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+    const port = await freePort();
+    nginxUrl = `http://127.0.0.1:${port}`;
+    const rules = join(dist, "_hosts/nginx");
+    const temp = (name: string): string => `${name}_temp_path ${join(work, name)};`;
+    writeFileSync(
+      join(work, "nginx.conf"),
+      `daemon off;
+worker_processes 1;
+pid ${join(work, "nginx.pid")};
+error_log ${join(work, "error.log")} warn;
+${process.getuid?.() === 0 ? "user root root;" : ""}
+events { worker_connections 128; }
+http {
+    access_log off;
+    ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n    ")}
+    upstream dts_dynamic { server ${new URL(upstream.url).host}; keepalive 4; }
+    include ${join(rules, "dts-http.conf")};
+    server {
+        listen 127.0.0.1:${port};
+        include ${join(rules, "dts-locations.conf")};
+    }
+}
+`,
+    );
+    nginx = spawn(NGINX!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
+    nginx.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    await waitForPort(port, nginx, () => stderr + readLog(work));
+  });
+
+  afterAll(async () => {
+    if (nginx && nginx.exitCode === null) {
+      const exited = new Promise((r) => nginx.once("exit", r));
+      nginx.kill("SIGQUIT");
+      await exited;
+    }
+    await upstream?.close().catch(() => undefined);
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("gives the stored responses the same status, headers and bytes as dts serve", async () => {
+    for (const path of STORED_REQUESTS) await expectSameAnswer(upstream.url, nginxUrl, path);
+  });
+
+  it("gives the computed ones (ranges, paged navigation, errors, other spellings) the same", async () => {
+    for (const path of COMPUTED_REQUESTS) await expectSameAnswer(upstream.url, nginxUrl, path);
+  });
+
+  it("answers HEAD, OPTIONS and writes as dts serve does", async () => {
+    for (const path of STORED_REQUESTS.slice(0, 8)) await expectSameAnswer(upstream.url, nginxUrl, path, "HEAD");
+    await expectSameAnswer(upstream.url, nginxUrl, "/api/dts/document?id=x", "OPTIONS");
+    await expectSameAnswer(upstream.url, nginxUrl, "/api/dts/document?id=x&ref=1", "PUT");
+    await expectSameAnswer(upstream.url, nginxUrl, "/api/dts/collection", "DELETE");
+  });
+
+  it("never serves a file outside the tree, nor the tree's data files", async () => {
+    const passwd = readFileSync("/etc/passwd", "utf8").slice(0, 12);
+    const catalog = readFileSync(join(dist, "_catalog.json"), "utf8").slice(0, 30);
+    for (const path of ESCAPE_REQUESTS) {
+      const r = await rawRequest(nginxUrl, path);
+      expect([400, 404], `${path}: status`).toContain(r.status);
+      const body = r.body.toString("utf8");
+      expect(body, path).not.toContain(passwd);
+      expect(body, path).not.toContain(catalog);
+      if (path.startsWith("/api/dts") && !path.includes("..") && !path.includes("%2e%2e/")) {
+        await expectSameAnswer(upstream.url, nginxUrl, path);
+      }
+    }
+  });
+
+  it("sends the precompressed siblings to clients that accept them", async () => {
+    const path = "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1";
+    const plain = await rawRequest(nginxUrl, path);
+    const gz = await rawRequest(nginxUrl, path, { headers: { "Accept-Encoding": "gzip" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.headers["link"]).toBe(plain.headers["link"]);
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    // dts serve prefers brotli when it is accepted too.
+    const br = await rawRequest(upstream.url, path, { headers: { "Accept-Encoding": "gzip, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["vary"]).toMatch(/Accept-Encoding/);
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+  });
+
+  it("serves the stored responses from files: they still answer with dts serve stopped", async () => {
+    const answers = new Map<string, string>();
+    for (const path of STORED_REQUESTS) answers.set(path, (await rawRequest(nginxUrl, path)).body.toString("utf8"));
+    await upstream.close();
+    for (const path of STORED_REQUESTS) {
+      const r = await rawRequest(nginxUrl, path);
+      expect(r.status, path).toBe(path.includes("phi0914") ? 404 : 200);
+      expect(r.body.toString("utf8"), path).toBe(answers.get(path));
+    }
+    // Percent-encoded and plain spellings of one query reach the same file.
+    const plain = await rawRequest(nginxUrl, "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=1.4");
+    const encoded = await rawRequest(nginxUrl, "/api/dts/document?id=urn%3Acts%3AlatinLit%3Aphi0690.phi003.sample-lat1&ref=1.4");
+    expect(plain.status).toBe(200);
+    expect(encoded.body.equals(plain.body)).toBe(true);
+    // What only dts serve computes is not answered from the tree.
+    expect((await rawRequest(nginxUrl, "/api/dts/document?id=urn:cts:latinLit:phi0472.phi005.sample-lat1&start=4&end=6")).status).toBe(502);
+  });
+});
+
+function readLog(work: string): string {
+  try {
+    return readFileSync(join(work, "error.log"), "utf8");
+  } catch {
+    return "";
+  }
+}
