@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
 import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
-import { type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
+import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
 import { loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
 import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
@@ -28,7 +28,10 @@ export interface BuildOptions {
   /** Rebuild everything even when `out` holds a tree of the same settings. */
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
-  /** Host rules to write beside the tree, precompressed siblings, the upstream for dynamic requests. */
+  /**
+   * Host rules to write beside the tree, precompressed siblings, the upstream for dynamic
+   * requests. Left out, those the tree was last built with.
+   */
   hosts?: HostOptions;
 }
 
@@ -89,11 +92,21 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   writer.writeData(SITE_FILE, JSON.stringify(options.site));
   writer.flush();
   writer.writeData(TREE_RECORD, record);
+
+  // Host options stay with the tree: a build that names none (a plain rebuild, `serve
+  // --corpus`, `watch`) keeps those of the last build that did. The rules are regenerated
+  // only when something changed, since on a large corpus they take longer than the build.
+  const previousHosts = readOr(join(out, HOST_OPTIONS_FILE), "");
+  const hostOptions: HostOptions = options.hosts ?? (previousHosts ? (JSON.parse(previousHosts) as HostOptions) : {});
+  const hostJson = JSON.stringify(hostOptions);
+  const changed = results.filter((r) => !r.reused);
+  const treeChanged = !incremental || changed.length > 0 || writer.files > 0 || hostJson !== previousHosts;
   // Also removes the host files and siblings of an earlier build when none are asked for now.
-  const hostFiles = await writeHostFiles(root, out, options.site, options.hosts ?? {});
+  const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
+  if (hostOptions.hosts?.length || hostOptions.compress) writer.writeData(HOST_OPTIONS_FILE, hostJson);
+  else rmSync(join(root, HOST_OPTIONS_FILE), { force: true });
   if (!incremental) swapInto(root, out);
 
-  const changed = results.filter((r) => !r.reused);
   return {
     documents: resources.length,
     withoutText: results.filter((r) => !r.summary.hasText).length,

@@ -207,3 +207,9 @@ export const INDEX_FILE = "_index.json";
 export const CATALOG_FILE = "_catalog.json";
 /** The settings the tree was built with (base path, page size, context). */
 export const SITE_FILE = "_site.json";
+
+/** Encodings of the precompressed siblings `dts build --compress` writes. */
+export type Encoding = "br" | "gzip";
+
+/** The file name suffix of each encoding's sibling. */
+export const SIBLING_SUFFIX: Record<Encoding, string> = { br: ".br", gzip: ".gz" };

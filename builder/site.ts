@@ -19,6 +19,15 @@ export const DTS_ERROR_NS = "https://w3id.org/dts/api";
 export const HYDRA_API_DOC = "http://www.w3.org/ns/hydra/core#apiDocumentation";
 export const HYDRA_CONTEXT = "http://www.w3.org/ns/hydra/context.jsonld";
 
+/** Sent with every response, stored or computed, so browser clients can read the Link header. */
+export const CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "Link, Location, ETag",
+};
+
+/** Cache-Control of stored responses; the generated host rules send the same. */
+export const STATIC_CACHE_CONTROL = "public, max-age=300";
+
 export const TEI_TYPE = "application/tei+xml";
 export const JSONLD_TYPE = "application/ld+json";
 

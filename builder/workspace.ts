@@ -3,7 +3,6 @@
 
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SIBLING_SUFFIX } from "../server/precompressed.js";
 import { type BuildReport, build } from "./build.js";
 import type { HostOptions } from "./hosts/index.js";
 import { type Library, type ResourceNode, type Warning, fillFromHeader } from "./catalog.js";
@@ -14,7 +13,7 @@ import { loadCatalog } from "./metadata/load.js";
 import { teiHeaderFromText } from "./metadata/tei-header.js";
 import { renderDocument } from "./render/document.js";
 import type { DocumentMethod } from "./render/service.js";
-import { CATALOG_FILE, INDEX_FILE, documentFolder, requestToPath } from "./request.js";
+import { CATALOG_FILE, INDEX_FILE, SIBLING_SUFFIX, documentFolder, requestToPath } from "./request.js";
 import { collectionResponses, serviceResponses } from "./responses.js";
 import type { Site } from "./site.js";
 import { indexFromJson, indexToJson, libraryToJson } from "./stored-data.js";

@@ -46,7 +46,7 @@ program
   .option("--json", "print the report as JSON")
   .option("--full", "rebuild every document, even those whose source did not change")
   .option("--workers <n>", "worker threads writing documents (default 1: on ext4, parallel file creation measured slower)", integer("--workers", 1, 64))
-  .option("--host <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")} or all (repeatable)`, (v: string, all: string[]) => [...all, v], [] as string[])
+  .option("--host <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")}, all, or none (repeatable; left out, those of the last build)`, (v: string, all: string[]) => [...all, v], [] as string[])
   .option("--compress", "write .gz and .br siblings of the larger responses (nginx gzip_static, dts serve)")
   .option("--upstream <url>", "the dts serve that nginx and Apache rules send dynamic requests to", DEFAULT_UPSTREAM)
   .action(async (opts) => {
@@ -60,7 +60,11 @@ program
         full: Boolean(opts.full),
         workers: opts.workers,
         onProgress: bar?.update,
-        hosts: { hosts: parseHosts(opts.host), compress: Boolean(opts.compress), upstream: opts.upstream },
+        // No host option: keep the rules the tree was last built with.
+        hosts:
+          opts.host.length || opts.compress || opts.upstream !== DEFAULT_UPSTREAM
+            ? { hosts: parseHosts(opts.host), compress: Boolean(opts.compress), upstream: opts.upstream }
+            : undefined,
       });
       bar?.done();
       printReport(report, { json: Boolean(opts.json), corpus: opts.corpus, out: opts.out });

@@ -2,12 +2,10 @@
 // storage that can read them lets the reader send the compressed bytes as they are, with
 // Content-Encoding and Vary, when the client accepts that encoding.
 
+import { type Encoding, SIBLING_SUFFIX } from "../builder/request.js";
 import type { StoredFile, TreeStorage } from "./storage.js";
 
-export type Encoding = "br" | "gzip";
-
-/** The file name suffix of each encoding's sibling. */
-export const SIBLING_SUFFIX: Record<Encoding, string> = { br: ".br", gzip: ".gz" };
+export { type Encoding, SIBLING_SUFFIX };
 
 export interface PrecompressedStorage extends TreeStorage {
   /** The sibling of `path` in `encoding`, or null when the build wrote none. */

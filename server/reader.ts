@@ -22,7 +22,7 @@ import {
   parseRequest,
   requestToPath,
 } from "../builder/request.js";
-import type { Site } from "../builder/site.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL, type Site } from "../builder/site.js";
 import { indexFromJson, libraryFromJson } from "../builder/stored-data.js";
 import type { ManifestEntry } from "../builder/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
@@ -43,13 +43,7 @@ export interface ReaderOptions {
   cacheControl?: string;
 }
 
-export const CORS_HEADERS: Record<string, string> = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "Link, Location, ETag",
-};
 
-/** Cache-Control of stored responses; generated host rules send the same. */
-export const STATIC_CACHE_CONTROL = "public, max-age=300";
 const DYNAMIC_CACHE_CONTROL = "no-cache";
 
 /** A small least-recently-used map. */

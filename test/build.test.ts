@@ -98,6 +98,30 @@ describe("incremental build", () => {
   });
 });
 
+describe("host rules across builds", () => {
+  it("keeps the host options of the last build that named them, and regenerates only on change", async () => {
+    const corpus = join(work, "hosts-corpus");
+    const out = join(work, "hosts-dist");
+    cpSync(EMBEDDED, corpus, { recursive: true });
+    const rules = join(out, "_hosts/nginx/dts-requests.map");
+    await build({ corpus, out, site, hosts: { hosts: ["nginx"] } });
+    const first = statSync(rules).mtimeMs;
+    // A build naming no hosts (as `serve --corpus` and `watch` run it) keeps them, untouched.
+    const again = await build({ corpus, out, site });
+    expect(again.hostFiles?.hosts ?? []).toEqual([]);
+    expect(statSync(rules).mtimeMs).toBe(first);
+    // A change regenerates them with the same options.
+    const file = join(corpus, "latin/catullus-5.xml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "rumoresque senum"));
+    const changed = await build({ corpus, out, site });
+    expect(changed.hostFiles?.hosts.map((h) => h.host)).toEqual(["nginx"]);
+    expect(readFileSync(rules, "utf8")).toContain("r.2.xml");
+    // Naming an empty list removes them.
+    await build({ corpus, out, site, hosts: { hosts: [] } });
+    expect(existsSync(join(out, "_hosts"))).toBe(false);
+  });
+});
+
 describe("worker threads", () => {
   it("a parallel build and a serial build produce identical trees", () => {
     const tsc = spawnSync(process.execPath, [join(PROJECT, "node_modules/typescript/bin/tsc"), "-p", PROJECT], { encoding: "utf8" });

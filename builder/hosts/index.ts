@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIBLING_SUFFIX } from "../../server/precompressed.js";
+import { SIBLING_SUFFIX } from "../request.js";
 import type { Warning } from "../catalog.js";
 import type { Site } from "../site.js";
 import { ApacheRules, HTACCESS } from "./apache.js";
@@ -18,6 +18,8 @@ import { storedEntries } from "./stored.js";
 export { HOSTS, type HostName, type HostResult } from "./common.js";
 
 export const DEFAULT_UPSTREAM = "http://127.0.0.1:8080";
+/** The host options a tree was built with, kept for the builds that name none. */
+export const HOST_OPTIONS_FILE = "_hosts.json";
 /** Written by --compress, so that a later build without it removes the siblings. */
 const COMPRESSED_MARK = "_compressed.json";
 
@@ -34,14 +36,15 @@ export interface HostReport {
   warnings: Warning[];
 }
 
-/** Reads `--host` values: names, repeated or comma-separated, or `all`. */
+/** Reads `--host` values: names, repeated or comma-separated, `all`, or `none` (no rules). */
 export function parseHosts(values: string[]): HostName[] {
   const out = new Set<HostName>();
   for (const value of values.flatMap((v) => v.split(","))) {
     const name = value.trim().toLowerCase();
+    if (name === "none") continue;
     if (name === "all") HOSTS.forEach((h) => out.add(h));
     else if ((HOSTS as readonly string[]).includes(name)) out.add(name as HostName);
-    else throw new Error(`unknown host "${value}": use ${HOSTS.join(", ")} or all`);
+    else throw new Error(`unknown host "${value}": use ${HOSTS.join(", ")}, all or none`);
   }
   return [...out];
 }

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { SIBLING_SUFFIX } from "../../server/precompressed.js";
+import { SIBLING_SUFFIX } from "../request.js";
 import { MANIFEST } from "../request.js";
 import type { Manifest } from "../tree-writer.js";
 import { HOSTS_FOLDER } from "./common.js";
