@@ -14,7 +14,9 @@ export function diskStorage(root: string): PrecompressedStorage {
       if (!full.startsWith(base + sep)) return null;
       try {
         const [body, info] = await Promise.all([readFile(full), stat(full)]);
-        return { body, etag: `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"` };
+        // Every rewrite (temp file + rename) makes a new inode, so the inode tells two versions
+        // of a file apart even when their size and modification time are the same.
+        return { body, etag: `W/"${info.ino.toString(16)}-${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"` };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
         throw e;

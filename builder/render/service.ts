@@ -32,18 +32,18 @@ const OPERATIONS: Record<DocumentMethod, { title: string; expects?: string; retu
     title: "Create a document's first text, or insert passages after or before one (after, before)",
     expects: TEI_TYPE,
     returns: TEI_TYPE,
-    statusCodes: [201, 400, 401, 403, 404, 409, 413, 422],
+    statusCodes: [201, 400, 401, 403, 404, 409, 413, 415, 422],
   },
   PUT: {
     title: "Replace one passage (ref)",
     expects: TEI_TYPE,
     returns: TEI_TYPE,
-    statusCodes: [200, 400, 401, 403, 404, 413, 422],
+    statusCodes: [200, 400, 401, 403, 404, 409, 413, 415, 422],
   },
   DELETE: {
     title: "Remove one passage (ref) or a range (start, end)",
     returns: TEI_TYPE,
-    statusCodes: [200, 400, 401, 403, 404],
+    statusCodes: [200, 400, 401, 403, 404, 409],
   },
 };
 
