@@ -16,7 +16,7 @@ import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
 import { collectionResponses, serviceResponses } from "./responses.js";
 import type { Site } from "./site.js";
 import { libraryToJson } from "./stored-data.js";
-import { TreeWriter } from "./tree-writer.js";
+import { TreeWriter, bumpGeneration } from "./tree-writer.js";
 
 export interface BuildOptions {
   corpus: string;
@@ -96,8 +96,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Host options stay with the tree: a build that names none (a plain rebuild, `serve
   // --corpus`, `watch`) keeps those of the last build that did. The rules are regenerated
   // only when something changed, since on a large corpus they take longer than the build.
-  const previousHosts = readOr(join(out, HOST_OPTIONS_FILE), "");
-  const hostOptions: HostOptions = options.hosts ?? (previousHosts ? (JSON.parse(previousHosts) as HostOptions) : {});
+  const previousHosts = readOr(join(out, HOST_OPTIONS_FILE), "{}");
+  const hostOptions: HostOptions = options.hosts ?? (JSON.parse(previousHosts) as HostOptions);
   const hostJson = JSON.stringify(hostOptions);
   const changed = results.filter((r) => !r.reused);
   const treeChanged = !incremental || changed.length > 0 || writer.files > 0 || hostJson !== previousHosts;
@@ -105,6 +105,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
   if (hostOptions.hosts?.length || hostOptions.compress) writer.writeData(HOST_OPTIONS_FILE, hostJson);
   else rmSync(join(root, HOST_OPTIONS_FILE), { force: true });
+  if (treeChanged) bumpGeneration(root);
   if (!incremental) swapInto(root, out);
 
   return {

@@ -205,6 +205,12 @@ export const MANIFEST = "_manifest.json";
 export const INDEX_FILE = "_index.json";
 /** The catalogue the server renders dynamic Collection answers from. */
 export const CATALOG_FILE = "_catalog.json";
+/**
+ * Changes whenever the tree does (a build or a rebuild that wrote anything), so that a
+ * server reading the tree can tell its caches are stale.
+ */
+export const GENERATION_FILE = "_generation";
+
 /** The settings the tree was built with (base path, page size, context). */
 export const SITE_FILE = "_site.json";
 

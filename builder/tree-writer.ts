@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { DtsResponse } from "./render/response.js";
-import { MANIFEST, requestToPath } from "./request.js";
+import { GENERATION_FILE, MANIFEST, requestToPath } from "./request.js";
 import type { Stored } from "./responses.js";
 
 export interface ManifestEntry {
@@ -92,4 +92,9 @@ function sameBytes(file: string, data: string | Uint8Array): boolean {
     return false;
   }
   return typeof data === "string" ? current.length === Buffer.byteLength(data) && current.toString("utf8") === data : current.equals(data);
+}
+
+/** Marks the tree at `root` as changed (see GENERATION_FILE), atomically. */
+export function bumpGeneration(root: string): void {
+  new TreeWriter(root, { atomic: true }).writeData(GENERATION_FILE, `${Date.now()}-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}\n`);
 }

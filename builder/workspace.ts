@@ -17,7 +17,7 @@ import { CATALOG_FILE, INDEX_FILE, SIBLING_SUFFIX, documentFolder, requestToPath
 import { collectionResponses, serviceResponses } from "./responses.js";
 import type { Site } from "./site.js";
 import { indexFromJson, indexToJson, libraryToJson } from "./stored-data.js";
-import { TreeWriter } from "./tree-writer.js";
+import { TreeWriter, bumpGeneration } from "./tree-writer.js";
 
 export interface WorkspaceOptions {
   corpus: string;
@@ -131,6 +131,7 @@ export class Workspace {
     let files = result.reused ? 0 : result.files;
     if (collectionsChanged) files += this.rewriteCollections([id, ...resource.parents]);
     const headerChanged = JSON.stringify(result.header ?? {}) !== previousHeader;
+    if (files > 0) bumpGeneration(this.options.dist);
     return { id, files, collectionsChanged, headerChanged, result, mode, seconds: (performance.now() - started) / 1000 };
   }
 

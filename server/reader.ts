@@ -14,6 +14,7 @@ import {
   type BadRequest,
   CATALOG_FILE,
   type DtsRequest,
+  GENERATION_FILE,
   INDEX_FILE,
   MANIFEST,
   documentFolder,
@@ -45,6 +46,7 @@ export interface ReaderOptions {
 
 
 const DYNAMIC_CACHE_CONTROL = "no-cache";
+const GENERATION_CHECK_MS = 1000;
 
 /** A small least-recently-used map. */
 class Lru<V> {
@@ -105,7 +107,25 @@ export class TreeReader {
     return this.options.site;
   }
 
+  private generation: string | null = null;
+  private checkedAt = 0;
+
+  /**
+   * Drops the caches when the tree changed under this reader (a `dts build` or `dts watch`
+   * in another process), looking at most once a second.
+   */
+  private async checkGeneration(): Promise<void> {
+    const now = Date.now();
+    if (now - this.checkedAt < GENERATION_CHECK_MS) return;
+    this.checkedAt = now;
+    const file = await this.options.storage.read(GENERATION_FILE);
+    const generation = file ? new TextDecoder().decode(file.body) : "";
+    if (this.generation !== null && generation !== this.generation) this.invalidate();
+    this.generation = generation;
+  }
+
   async answer(url: URL, headers: Headers): Promise<Response> {
+    await this.checkGeneration();
     const site = this.options.site;
     const req = parseRequest(url, site);
     if (req === null) {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build.js";
 import { documentFolder, navigationFolder } from "../builder/request.js";
 import { makeSite } from "../builder/site.js";
+import { startServer } from "../server/serve.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 
 const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
@@ -58,10 +59,12 @@ describe("incremental build", () => {
     const after = files(out);
     const changed = [...after.keys()].filter((k) => after.get(k)!.hash !== before.get(k)?.hash);
     expect(changed.length).toBeGreaterThan(0);
-    // Only the whole document and the edited line (same length: offsets, so the index, unchanged).
-    expect(changed.sort()).toEqual(
-      ["_.xml", "_build.json", "r.2.xml"].map((f) => `${documentFolder(CATULLUS)}/${f}`),
-    );
+    // Only the whole document and the edited line (same length: offsets, so the index, unchanged),
+    // and the tree's generation, which tells servers their caches are stale.
+    expect(changed.sort()).toEqual([
+      "_generation",
+      ...["_.xml", "_build.json", "r.2.xml"].map((f) => `${documentFolder(CATULLUS)}/${f}`),
+    ]);
     for (const [k, v] of before) {
       if (k.startsWith(documentFolder(CAESAR))) expect(after.get(k)!.mtime, k).toBe(v.mtime);
     }
@@ -95,6 +98,31 @@ describe("incremental build", () => {
     const other = await build({ corpus: EMBEDDED, out, site: makeSite({ basePath: "/other" }) });
     expect(other.incremental).toBe(false);
     expect(readFileSync(join(out, "index.json"), "utf8")).toContain('"/other/collection"');
+  });
+});
+
+describe("a server reading a tree rebuilt by another process", () => {
+  it("drops its caches when the tree's generation changes", async () => {
+    const corpus = join(work, "fresh-corpus");
+    const out = join(work, "fresh-dist");
+    cpSync(EMBEDDED, corpus, { recursive: true });
+    await build({ corpus, out, site });
+    const server = await startServer({ dist: out, site, port: 0, host: "127.0.0.1" });
+    try {
+      const url = `${server.url}/api/dts/document?id=${CATULLUS}&ref=2`;
+      // A range is computed from the cached source and index; a passage from the cached manifest.
+      const range = `${server.url}/api/dts/document?id=${CATULLUS}&start=2&end=3`;
+      expect(await (await fetch(url)).text()).toContain("rumoresque");
+      expect(await (await fetch(range)).text()).toContain("rumoresque");
+      const file = join(corpus, "latin/catullus-5.xml");
+      writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "rumores atque"));
+      await build({ corpus, out, site });
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await (await fetch(url)).text()).toContain("rumores atque");
+      expect(await (await fetch(range)).text()).toContain("rumores atque");
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -132,7 +160,7 @@ describe("worker threads", () => {
         encoding: "utf8",
       });
       expect(r.status, r.stderr).toBe(0);
-      return new Map([...files(out)].filter(([k]) => k !== "_tree.json").map(([k, v]) => [k, v.hash]));
+      return new Map([...files(out)].filter(([k]) => k !== "_tree.json" && k !== "_generation").map(([k, v]) => [k, v.hash]));
     });
     expect(trees[0].size).toBeGreaterThan(200);
     expect(trees[1]).toEqual(trees[0]);

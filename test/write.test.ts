@@ -479,7 +479,8 @@ describe("what a write rebuilds", () => {
       const after = snapshot(w.dist);
       const changed = [...after.keys()].filter((k) => after.get(k)!.hash !== before.get(k)?.hash || after.get(k)!.mtime !== before.get(k)?.mtime).sort();
       const folder = documentFolder(GEORGICS);
-      expect(changed).toEqual([`${folder}/_.xml`, `${folder}/_build.json`, `${folder}/_index.json`, `${folder}/r.1.2.xml`, `${folder}/r.1.xml`].sort());
+      // And the tree's generation, which tells other servers reading the tree that it changed.
+      expect(changed).toEqual(["_generation", `${folder}/_.xml`, `${folder}/_build.json`, `${folder}/_index.json`, `${folder}/r.1.2.xml`, `${folder}/r.1.xml`].sort());
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       // Navigation of the document is untouched too.
       expect(changed.some((k) => k.startsWith(navigationFolder(GEORGICS)))).toBe(false);
