@@ -23,7 +23,7 @@ export interface BuildOptions {
   out: string;
   site: Site;
   methods?: DocumentMethod[];
-  /** Worker threads writing documents (default 1, on this thread). */
+  /** Threads rendering documents while this one writes them (default: cores - 1; 0: this thread only). */
   workers?: number;
   /** Rebuild everything even when `out` holds a tree of the same settings. */
   full?: boolean;

@@ -13,7 +13,7 @@ import { INDEX_FILE, MANIFEST, documentFolder, navigationFolder } from "./reques
 import { documentResponses, textlessResponses } from "./responses.js";
 import type { Site } from "./site.js";
 import { indexToJson } from "./stored-data.js";
-import { TreeWriter } from "./tree-writer.js";
+import { type FileSink, TreeWriter } from "./tree-writer.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
 export const OUTPUT_VERSION = 2;
@@ -65,14 +65,14 @@ export function readBuildRecord(root: string, id: string): DocumentResult | null
  * previous ones atomically, files the document no longer has are removed, and an unchanged
  * source (same hash as its build record) is left as it is.
  */
-export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean): DocumentResult {
+export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean, sink?: FileSink): DocumentResult {
   const source = readSource(task.file);
   const hash = source ? sourceHash(site, source) : "";
   if (inPlace) {
     const previous = readBuildRecord(root, task.id);
     if (previous && previous.hash === hash) return { ...previous, reused: true };
   }
-  const writer = new TreeWriter(root, { atomic: inPlace });
+  const writer = new TreeWriter(root, { atomic: inPlace, sink });
   const warnings: Warning[] = [];
   const text = source ? index(task, source, warnings) : null;
   let summary: TextSummary;

@@ -1,6 +1,7 @@
-// Writes many documents, on worker threads when there is more than one core. Each document
-// owns its folders and its output does not depend on the others, so the tree is the same
-// whatever the number of workers.
+// Writes many documents. A full build renders them on worker threads while this thread
+// writes their files, so indexing and rendering overlap with the file system's work. Each
+// document's output does not depend on the others, so the tree is the same whatever the
+// number of workers.
 
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -8,13 +9,15 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type DocumentResult, type DocumentTask, writeDocument } from "./document-output.js";
 import type { Site } from "./site.js";
+import { DiskSink, type PackedFiles, writePacked } from "./tree-writer.js";
 
 export interface PoolOptions {
   inPlace: boolean;
   /**
-   * Worker threads; 1 writes on this thread (the default). Measured on latinLit on a 2-core
-   * ext4 VM: 2 workers took 63 s against 48 s for 1, the kernel's time for creating files
-   * tripling (18 s to 55 s) when two threads create them at once.
+   * Render workers for a full build (default: cores - 1, at least 1); 0 renders on this
+   * thread. Writes always happen on this thread: on a 2-core ext4 VM, two threads writing
+   * took 63 s on latinLit against 48 s for one, the kernel's time for creating files tripling.
+   * An in-place build (incremental) renders on this thread.
    */
   workers?: number;
   onProgress?: (done: number, total: number) => void;
@@ -24,9 +27,9 @@ export interface PoolOptions {
 const WORKER_FILE = import.meta.url.endsWith(".js") ? fileURLToPath(new URL("./build-worker.js", import.meta.url)) : null;
 
 export async function writeDocuments(site: Site, root: string, tasks: DocumentTask[], options: PoolOptions): Promise<DocumentResult[]> {
-  const workers = Math.min(options.workers ?? 1, availableParallelism(), tasks.length);
+  const workers = Math.min(options.workers ?? Math.max(1, availableParallelism() - 1), tasks.length);
   const results: DocumentResult[] = new Array(tasks.length);
-  if (workers <= 1 || WORKER_FILE === null) {
+  if (workers < 1 || options.inPlace || WORKER_FILE === null) {
     tasks.forEach((task, i) => {
       results[i] = writeDocument(site, root, task, options.inPlace);
       options.onProgress?.(i + 1, tasks.length);
@@ -35,9 +38,10 @@ export async function writeDocuments(site: Site, root: string, tasks: DocumentTa
   }
   // Largest first, so no worker is left with a big document at the end.
   const order = tasks.map((_, i) => i).sort((a, b) => sizeOf(tasks[b].file) - sizeOf(tasks[a].file) || a - b);
+  const sink = new DiskSink();
   let next = 0;
   let done = 0;
-  const pool = Array.from({ length: workers }, () => new Worker(WORKER_FILE, { workerData: { site, root, inPlace: options.inPlace } }));
+  const pool = Array.from({ length: workers }, () => new Worker(WORKER_FILE, { workerData: { site, root } }));
   try {
     await Promise.all(
       pool.map(
@@ -48,11 +52,13 @@ export async function writeDocuments(site: Site, root: string, tasks: DocumentTa
               const seq = order[next++];
               worker.postMessage({ ...tasks[seq], seq });
             };
-            worker.on("message", (m: { seq: number; result?: DocumentResult; error?: string }) => {
+            worker.on("message", (m: { seq: number; result?: DocumentResult; packed?: PackedFiles; error?: string }) => {
               if (m.error !== undefined) return reject(new Error(`building ${tasks[m.seq].id}: ${m.error}`));
+              // The worker renders its next document while this thread writes this one.
+              feed();
+              writePacked(root, m.packed!, sink);
               results[m.seq] = m.result!;
               options.onProgress?.(++done, tasks.length);
-              feed();
             });
             worker.on("error", reject);
             feed();

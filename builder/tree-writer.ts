@@ -16,6 +16,65 @@ export interface ManifestEntry {
 
 export type Manifest = Record<string, ManifestEntry>;
 
+/** Where a writer's files go: the disk, or (on a render worker) a list handed to the writing thread. */
+export interface FileSink {
+  write(root: string, path: string, data: string | Uint8Array, atomic: boolean): void;
+}
+
+/** Writes files under `root`, making folders once. */
+export class DiskSink implements FileSink {
+  private readonly made = new Set<string>();
+
+  write(root: string, path: string, data: string | Uint8Array, atomic: boolean): void {
+    const slash = path.lastIndexOf("/");
+    const folder = slash < 0 ? "" : path.slice(0, slash);
+    if (!this.made.has(folder)) {
+      mkdirSync(join(root, folder), { recursive: true });
+      this.made.add(folder);
+    }
+    const full = join(root, path);
+    if (atomic) {
+      const temp = `${full}.tmp-${process.pid}-${threadId}`;
+      writeFileSync(temp, data);
+      renameSync(temp, full);
+    } else {
+      writeFileSync(full, data);
+    }
+  }
+}
+
+/** Keeps files in memory, to be written by another thread (see packFiles). */
+export class CollectingSink implements FileSink {
+  readonly files: [string, string | Uint8Array][] = [];
+
+  write(_root: string, path: string, data: string | Uint8Array): void {
+    this.files.push([path, data]);
+  }
+}
+
+/** One transferable buffer holding collected files, so a worker hands them over without copies. */
+export interface PackedFiles {
+  paths: string[];
+  /** End offset of each file in `data`. */
+  ends: number[];
+  data: Uint8Array;
+}
+
+export function packFiles(files: [string, string | Uint8Array][]): PackedFiles {
+  const encoder = new TextEncoder();
+  const parts = files.map(([, d]) => (typeof d === "string" ? encoder.encode(d) : d));
+  const ends: number[] = [];
+  let size = 0;
+  for (const p of parts) ends.push((size += p.length));
+  const data = new Uint8Array(size);
+  parts.forEach((p, i) => data.set(p, i === 0 ? 0 : ends[i - 1]));
+  return { paths: files.map(([p]) => p), ends, data };
+}
+
+export function writePacked(root: string, packed: PackedFiles, sink: FileSink): void {
+  packed.paths.forEach((path, i) => sink.write(root, path, packed.data.subarray(i === 0 ? 0 : packed.ends[i - 1], packed.ends[i]), false));
+}
+
 export interface TreeWriterOptions {
   /**
    * Replace each file by writing a temporary sibling and renaming it, so a reader of a live
@@ -23,19 +82,23 @@ export interface TreeWriterOptions {
    * change is left alone, so its ETag and modification time stay (and nothing is written).
    */
   atomic?: boolean;
+  /** Where files go (default: the disk under `root`). */
+  sink?: FileSink;
 }
 
 export class TreeWriter {
   private readonly manifests = new Map<string, Manifest>();
-  private readonly made = new Set<string>();
   private readonly written = new Set<string>();
+  private readonly sink: FileSink;
   files = 0;
   bytes = 0;
 
   constructor(
     readonly root: string,
     private readonly options: TreeWriterOptions = {},
-  ) {}
+  ) {
+    this.sink = options.sink ?? new DiskSink();
+  }
 
   write(stored: Stored): void {
     const path = requestToPath(stored.request);
@@ -53,21 +116,10 @@ export class TreeWriter {
 
   /** Writes a file that is not a response (an index, the catalogue): no manifest entry. */
   writeData(path: string, data: string | Uint8Array): void {
-    const folder = dirname(path);
-    if (!this.made.has(folder)) {
-      mkdirSync(join(this.root, folder), { recursive: true });
-      this.made.add(folder);
-    }
-    const full = join(this.root, path);
     this.written.add(path);
-    if (this.options.atomic) {
-      if (sameBytes(full, data)) return;
-      const temp = `${full}.tmp-${process.pid}-${threadId}`;
-      writeFileSync(temp, data);
-      renameSync(temp, full);
-    } else {
-      writeFileSync(full, data);
-    }
+    const atomic = Boolean(this.options.atomic);
+    if (atomic && sameBytes(join(this.root, path), data)) return;
+    this.sink.write(this.root, path, data, atomic);
     this.files++;
     this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.length;
   }

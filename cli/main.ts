@@ -45,7 +45,7 @@ program
   .option("--local-context", "reference the tree's own valid JSON-LD context instead of the published one")
   .option("--json", "print the report as JSON")
   .option("--full", "rebuild every document, even those whose source did not change")
-  .option("--workers <n>", "worker threads writing documents (default 1: on ext4, parallel file creation measured slower)", integer("--workers", 1, 64))
+  .option("--workers <n>", "threads rendering documents while the main thread writes (default: cores - 1; 0: all on one thread)", integer("--workers", 0, 64))
   .option("--host <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")}, all, or none (repeatable; left out, those of the last build)`, (v: string, all: string[]) => [...all, v], [] as string[])
   .option("--compress", "write .gz and .br siblings of the larger responses (nginx gzip_static, dts serve)")
   .option("--upstream <url>", "the dts serve that nginx and Apache rules send dynamic requests to", DEFAULT_UPSTREAM)

@@ -118,7 +118,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         watcher,
         close: async () => {
           await watcher?.close();
-          await new Promise<void>((done) => server.close(() => done()));
+          await new Promise<void>((done) => {
+            server.close(() => done());
+            // Idle keep-alive connections would hold close() open; requests under way (a write) finish.
+            (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          });
           await schemas?.close();
         },
       });
