@@ -73,10 +73,48 @@ class Lru<V> {
   }
 }
 
+type StoredHit = { response: DtsResponse; etag?: string; encoding?: string; vary?: boolean };
+
+/** Stored responses kept in memory, bounded by their bytes: most requests then touch no file. */
+class ResponseCache {
+  private readonly map = new Map<string, StoredHit>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+  get(key: string): StoredHit | undefined {
+    const hit = this.map.get(key);
+    if (hit) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, hit: StoredHit): void {
+    const size = hit.response.body.length;
+    if (size > this.maxBytes / 16) return;
+    this.map.set(key, hit);
+    this.bytes += size;
+    for (const [k, v] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= v.response.body.length;
+    }
+  }
+  /** Bumped by clear(): a read that began before a clear must not fill the cache after it. */
+  epoch = 0;
+  clear(): void {
+    this.map.clear();
+    this.bytes = 0;
+    this.epoch++;
+  }
+}
+
+const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
 export class TreeReader {
   private library: Promise<Library> | null = null;
   private readonly manifests: Lru<Promise<Record<string, ManifestEntry> | null>>;
   private readonly texts: Lru<Promise<CitedText | null>>;
+  private readonly responses = new ResponseCache(RESPONSE_CACHE_BYTES);
 
   constructor(private readonly options: ReaderOptions) {
     this.manifests = new Lru(options.cacheSize ?? 64);
@@ -88,6 +126,7 @@ export class TreeReader {
     this.library = null;
     this.manifests.clear();
     this.texts.clear();
+    this.responses.clear();
   }
 
   /**
@@ -96,6 +135,8 @@ export class TreeReader {
    */
   invalidateDocument(id: string, kept: { manifests?: boolean; catalog?: boolean } = {}): void {
     this.texts.delete(id);
+    // Writes are rare beside reads: forgetting every cached response keeps this simple.
+    this.responses.clear();
     if (!kept.catalog) this.library = null;
     if (!kept.manifests) {
       this.manifests.delete(documentFolder(id));
@@ -149,10 +190,17 @@ export class TreeReader {
     return this.send(await this.compute(req), headers);
   }
 
-  private async fromTree(
-    path: string,
-    headers: Headers,
-  ): Promise<{ response: DtsResponse; etag?: string; encoding?: string; vary?: boolean } | null> {
+  private async fromTree(path: string, headers: Headers): Promise<StoredHit | null> {
+    const key = `${path}\n${headers.get("Accept-Encoding") ?? ""}`;
+    const cached = this.responses.get(key);
+    if (cached) return cached;
+    const epoch = this.responses.epoch;
+    const hit = await this.readStored(path, headers);
+    if (hit && epoch === this.responses.epoch) this.responses.set(key, hit);
+    return hit;
+  }
+
+  private async readStored(path: string, headers: Headers): Promise<StoredHit | null> {
     const slash = path.lastIndexOf("/");
     const folder = slash < 0 ? "" : path.slice(0, slash);
     const manifest = await this.manifest(folder);
