@@ -73,7 +73,7 @@ export function requestUrl(site: Site, req: DtsRequest): string {
     case "context":
       return contextUrl(site);
     case "collection":
-      return collectionRoute(site) + query([["id", req.id], ["nav", req.nav === "parents" ? "parents" : undefined], ["page", req.page]]);
+      return collectionUrl(site, req.id, req.nav === "parents" ? "parents" : undefined, req.page);
     case "document":
       return documentRoute(site) + query([["id", req.id], ["ref", req.ref], ["start", req.start], ["end", req.end], ["format", req.format]]);
     case "navigation":

@@ -1,6 +1,6 @@
 // The `dts` command line: build a tree from a corpus, serve a tree.
 
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "../builder/build.js";
@@ -11,15 +11,8 @@ import { type Site, makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
 import { printReport } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";
+import { integer, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
-
-function integer(name: string, min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}`);
-    return n;
-  };
-}
 
 function fail(command: string, error: unknown): never {
   if (error instanceof CorpusError) {
@@ -35,14 +28,7 @@ function fail(command: string, error: unknown): never {
 const program = new Command();
 program.name("dts").description("A static-first Distributed Text Services (DTS 1-draft2) server for TEI corpora.");
 
-program
-  .command("build")
-  .description("build every GET response of a corpus into a static tree")
-  .option("--corpus <dir>", "corpus folder (CapiTainS or the native layout)", "corpus")
-  .option("--out <dir>", "output folder", "dist")
-  .option("--base-path <path>", "path of the API on the host", "/api/dts")
-  .option("--page-size <n>", "members per Collection page", integer("--page-size", 1, 100000), 100)
-  .option("--local-context", "reference the tree's own valid JSON-LD context instead of the published one")
+treeOptions(program.command("build").description("build every GET response of a corpus into a static tree"))
   .option("--json", "print the report as JSON")
   .option("--full", "rebuild every document, even those whose source did not change")
   .option("--workers <n>", "threads rendering documents while the main thread writes (default: cores - 1; 0: all on one thread)", integer("--workers", 0, 64))

@@ -6,6 +6,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { makeSite } from "../builder/site.js";
 import { Workspace } from "../builder/workspace.js";
 import { CorpusWatcher, describeRebuild } from "../server/write/watcher.js";
+import { treeOptions } from "./options.js";
 
 /** `--max-body 4MiB`, `--max-body 500k`, `--max-body 1048576`. */
 export function byteSize(value: string): number {
@@ -19,18 +20,7 @@ export function byteSize(value: string): number {
 }
 
 export function registerWatch(program: Command, fail: (command: string, error: unknown) => never): void {
-  program
-    .command("watch")
-    .description("build a corpus, then rebuild what changes whenever its files change (debounced)")
-    .option("--corpus <dir>", "corpus folder (CapiTainS or the native layout)", "corpus")
-    .option("--out <dir>", "output folder", "dist")
-    .option("--base-path <path>", "path of the API on the host", "/api/dts")
-    .option("--page-size <n>", "members per Collection page", (v: string) => {
-      const n = Number(v);
-      if (!/^\d+$/.test(v) || n < 1) throw new InvalidArgumentError("--page-size must be a whole number from 1");
-      return n;
-    }, 100)
-    .option("--local-context", "reference the tree's own valid JSON-LD context instead of the published one")
+  treeOptions(program.command("watch").description("build a corpus, then rebuild what changes whenever its files change (debounced)"))
     .option("--debounce <ms>", "quiet time after the last change before rebuilding", (v: string) => {
       if (!/^\d+$/.test(v)) throw new InvalidArgumentError("--debounce must be a whole number of milliseconds");
       return Number(v);

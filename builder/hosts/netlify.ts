@@ -11,7 +11,7 @@ import type { Warning } from "../catalog.js";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../site.js";
 import { type HostContext, type HostResult, type HostRules, HOSTS_FOLDER, TextSink, type TreeFacts, packageModule } from "./common.js";
 import { LIMITS, checkLimit } from "./limits.js";
-import { canonicalUrl } from "./queries.js";
+import { requestUrl } from "../urls.js";
 import type { StoredEntry } from "./stored.js";
 
 export const NETLIFY_FOLDER = `${HOSTS_FOLDER}/netlify`;
@@ -43,7 +43,7 @@ ${Object.entries(CORS_HEADERS)
   add(stored: StoredEntry): void {
     const { status, type, link } = stored.entry;
     if (status !== 200 && !(status >= 400 && status <= 499)) return;
-    const url = canonicalUrl(this.ctx.site, stored.request);
+    const url = requestUrl(this.ctx.site, stored.request);
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
     const params = q < 0 ? [] : url.slice(q + 1).split("&").map((p) => {

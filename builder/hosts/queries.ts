@@ -7,7 +7,7 @@
 
 import { type DtsRequest, parseRequest, requestToPath } from "../request.js";
 import type { Site } from "../site.js";
-import { collectionUrl, contextUrl, docsUrl, documentUrl, encodeQueryValue, entryUrl, navigationUrl } from "../urls.js";
+import { encodeQueryValue, requestUrl } from "../urls.js";
 
 /** How a client may write a query value. */
 const ENCODERS: ((value: string) => string)[] = [
@@ -31,31 +31,13 @@ export function valueSpellings(value: string): string[] {
   return [...new Set(ENCODERS.map((encode) => encode(value)))];
 }
 
-/** The canonical address of a stored request, as the service's own links write it. */
-export function canonicalUrl(site: Site, req: DtsRequest): string {
-  switch (req.kind) {
-    case "entry":
-      return entryUrl(site);
-    case "docs":
-      return docsUrl(site);
-    case "context":
-      return contextUrl(site);
-    case "collection":
-      return collectionUrl(site, req.id, req.nav === "parents" ? "parents" : undefined, req.page);
-    case "document":
-      return documentUrl(site, req.id, { ref: req.ref });
-    case "navigation":
-      return navigationUrl(site, req.id, { ref: req.ref, down: req.down });
-  }
-}
-
 /**
  * The raw request targets (path and query) that mean `req`, deduplicated: the canonical one
  * first, then every combination of the values' spellings, with the defaults written out
  * (`nav=children`) and the entry point with a trailing slash.
  */
 export function requestTargets(site: Site, req: DtsRequest): string[] {
-  const canonical = canonicalUrl(site, req);
+  const canonical = requestUrl(site, req);
   const q = canonical.indexOf("?");
   const path = q < 0 ? canonical : canonical.slice(0, q);
   const params = [...new URLSearchParams(q < 0 ? "" : canonical.slice(q + 1))];

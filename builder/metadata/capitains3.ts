@@ -4,10 +4,10 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { CatalogNode, CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
-import { addNode, link, type LoadContext } from "./context.js";
+import { addNode, link, type LoadContext, parseListedFile } from "./context.js";
 import { addDc, cleanText, DC_NS, dcValueOf, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
-import { childrenNamed, firstChild, lineColumnAt, lineOfAttribute, parseXml, type XmlElement, xmlLang } from "./xml.js";
+import { childrenNamed, firstChild, lineColumnAt, lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
 
 export const CAPITAINS_NS = "http://purl.org/capitains/ns/1.0#";
 
@@ -95,18 +95,8 @@ async function exists(path: string, ctx: LoadContext): Promise<boolean> {
 }
 
 function readCapitainsFile(src: Source, ctx: LoadContext, slots: Map<string, MemberSlot[]>): FileCollection | undefined {
-  ctx.referenced.add(src.file);
-  const parsed = parseXml(src.text);
-  if (!parsed.ok) {
-    ctx.warnings.push({
-      file: src.file,
-      line: parsed.line,
-      column: parsed.column,
-      message: `not well-formed XML (${parsed.message}); file skipped`,
-    });
-    return undefined;
-  }
-  const root = parsed.root;
+  const root = parseListedFile(src, ctx);
+  if (!root) return undefined;
   if (root.local !== "collection" || root.ns !== CAPITAINS_NS) {
     ctx.warnings.push({ file: src.file, message: `root element <${root.name}> is not a CapiTainS collection; file skipped` });
     return undefined;

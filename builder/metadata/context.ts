@@ -1,5 +1,6 @@
 // State shared by the loaders while one catalog is being built.
 import type { CatalogNode, CollectionNode, Warning } from "../catalog.js";
+import { type XmlElement, parseXml } from "./xml.js";
 
 export interface LoadContext {
   nodes: Map<string, CatalogNode>;
@@ -36,4 +37,21 @@ export function link(parent: CollectionNode, child: CatalogNode): void {
 /** Plain code-point order: ids sort the same on every machine, whatever the locale. */
 export function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Reads a metadata file as listed: its root element, or (not well formed) a warning with
+ * line and column and undefined, so the file is skipped and the rest of the corpus loads.
+ */
+export function parseListedFile(src: { file: string; text: string }, ctx: LoadContext): XmlElement | undefined {
+  ctx.referenced.add(src.file);
+  const parsed = parseXml(src.text);
+  if (parsed.ok) return parsed.root;
+  ctx.warnings.push({
+    file: src.file,
+    line: parsed.line,
+    column: parsed.column,
+    message: `not well-formed XML (${parsed.message}); file skipped`,
+  });
+  return undefined;
 }

@@ -3,10 +3,10 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
-import { addNode, compareIds, link, type LoadContext } from "./context.js";
+import { addNode, compareIds, link, type LoadContext, parseListedFile } from "./context.js";
 import { addDc, cleanText, dcValueOf, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
-import { lineOfAttribute, parseXml, type XmlElement, xmlLang } from "./xml.js";
+import { lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
 
 export const CTS_NS = "http://chs.harvard.edu/xmlns/cts";
 const RESOURCE_TYPES = new Set(["edition", "translation", "commentary"]);
@@ -49,18 +49,8 @@ export async function loadCtsFiles(files: string[], ctx: LoadContext): Promise<s
   const groups: { el: XmlElement; src: Source }[] = [];
   const works: WorkEntry[] = [];
   for (const src of sources) {
-    ctx.referenced.add(src.file);
-    const parsed = parseXml(src.text);
-    if (!parsed.ok) {
-      ctx.warnings.push({
-        file: src.file,
-        line: parsed.line,
-        column: parsed.column,
-        message: `not well-formed XML (${parsed.message}); file skipped`,
-      });
-      continue;
-    }
-    const root = parsed.root;
+    const root = parseListedFile(src, ctx);
+    if (!root) continue;
     if (isCts(root, "textgroup")) {
       groups.push({ el: root, src });
       // A textgroup file may embed its works (seen in MyCapytain's fixtures).
