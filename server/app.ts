@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { jsonError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
+import { CORS_HEADERS } from "../builder/site.js";
 import { docsUrl } from "../builder/urls.js";
 import { TreeReader, readerApp } from "./reader.js";
 import type { DocumentLocks } from "./write/lock.js";
@@ -44,7 +45,7 @@ export function createApp(options: AppOptions): Hono {
   }
   app.on(["GET", "HEAD"], writesPagePath(site), (c) => {
     const html = renderWritesPage(site, options.page);
-    return headless(c.req.method, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Access-Control-Allow-Origin": "*" } }));
+    return headless(c.req.method, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", ...CORS_HEADERS } }));
   });
 
   app.on(["POST", "PUT", "DELETE"], "*", async (c, next) => {
