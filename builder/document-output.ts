@@ -173,9 +173,9 @@ export function updatePassages(
   const folder = documentFolder(task.id);
   const previous = readBuildRecord(root, task.id);
   if (!previous || !previous.summary.hasText) return null;
-  const old = readOrNull(join(root, folder, "_.xml"));
+  const old = readSource(join(root, folder, "_.xml"));
   if (!old || sourceHash(site, old) !== previous.hash) return null;
-  const source = known?.source ?? read ?? readOrNull(task.file);
+  const source = known?.source ?? read ?? readSource(task.file);
   if (!source) return null;
   const hash = sourceHash(site, source);
   if (hash === previous.hash) return { ...previous, reused: true };
@@ -248,12 +248,4 @@ function sameStructure(a: DocIndex, b: DocIndex): boolean {
     if (x.parent !== y.parent || x.ns.join(" ") !== y.ns.join(" ")) return false;
   }
   return true;
-}
-
-function readOrNull(file: string): Buffer | null {
-  try {
-    return readFileSync(file);
-  } catch {
-    return null;
-  }
 }

@@ -144,9 +144,11 @@ export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | nu
  * per UTF-8 byte (so names are the same on case-insensitive disks), a leading `.` too
  * (no `.` or `..` names). Long names are cut and end with a hash, to stay under 255 bytes.
  */
+const utf8 = new TextEncoder();
+
 export function encodeName(value: string): string {
   let out = "";
-  const bytes = new TextEncoder().encode(value);
+  const bytes = utf8.encode(value);
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     const safe = (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2d || (b === 0x2e && i > 0);
@@ -159,7 +161,7 @@ export function encodeName(value: string): string {
 /** A 64-bit FNV-1a hash in hex: enough to keep shortened names apart, and runs anywhere. */
 function fnv1a64(text: string): string {
   let h = 0xcbf29ce484222325n;
-  for (const b of new TextEncoder().encode(text)) {
+  for (const b of utf8.encode(text)) {
     h ^= BigInt(b);
     h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
   }

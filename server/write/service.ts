@@ -263,7 +263,6 @@ export class WriteService {
   /** POST without after or before: the document's first text, a whole TEI document. */
   private async create(resource: ResourceNode, body: Uint8Array, lap: (name: string) => void): Promise<{ response: DtsResponse; summary: string }> {
     const { site } = this.options;
-    const workspace = this.options.workspace!;
     const exists = await readFile(resource.file).then(
       () => true,
       (e: NodeJS.ErrnoException) => {
