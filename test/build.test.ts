@@ -2,16 +2,15 @@
 // place, removed ones removed; and the number of worker threads does not change a byte.
 
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build.js";
 import { documentFolder, navigationFolder } from "../builder/request.js";
 import { makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
-import { EMBEDDED, PROJECT } from "./helpers/tree.js";
+import { EMBEDDED, PROJECT, snapshotTree } from "./helpers/tree.js";
 
 const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
 const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
@@ -23,19 +22,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function files(dir: string): Map<string, { hash: string; mtime: number }> {
-  const out = new Map<string, { hash: string; mtime: number }>();
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      const s = statSync(p);
-      if (s.isDirectory()) walk(p);
-      else out.set(relative(dir, p), { hash: createHash("sha1").update(readFileSync(p)).digest("hex"), mtime: s.mtimeMs });
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 describe("incremental build", () => {
   it("reuses unchanged documents and rewrites only what changed", async () => {
@@ -44,19 +30,19 @@ describe("incremental build", () => {
     cpSync(EMBEDDED, corpus, { recursive: true });
     const first = await build({ corpus, out, site });
     expect(first.incremental).toBe(false);
-    const before = files(out);
+    const before = snapshotTree(out);
 
     const again = await build({ corpus, out, site });
     expect(again.incremental).toBe(true);
     expect(again.reused).toBe(6);
-    expect(files(out)).toEqual(before);
+    expect(snapshotTree(out)).toEqual(before);
 
     // One line of Catullus changes: its files change, Caesar's are not touched.
     const file = join(corpus, "latin/catullus-5.xml");
     writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "RUMORESQUE"));
     const edited = await build({ corpus, out, site });
     expect(edited.reused).toBe(5);
-    const after = files(out);
+    const after = snapshotTree(out);
     const changed = [...after.keys()].filter((k) => after.get(k)!.hash !== before.get(k)?.hash);
     expect(changed.length).toBeGreaterThan(0);
     // Only the whole document and the edited line (same length: offsets, so the index, unchanged),
@@ -158,7 +144,7 @@ describe("worker threads", () => {
         encoding: "utf8",
       });
       expect(r.status, r.stderr).toBe(0);
-      return new Map([...files(out)].filter(([k]) => k !== "_tree.json" && k !== "_generation").map(([k, v]) => [k, v.hash]));
+      return new Map([...snapshotTree(out)].filter(([k]) => k !== "_tree.json" && k !== "_generation").map(([k, v]) => [k, v.hash]));
     });
     expect(trees[0].size).toBeGreaterThan(200);
     expect(trees[1]).toEqual(trees[0]);

@@ -3,14 +3,13 @@
 // restrictions, and what a write leaves on disk (a minimal diff, the rest of the tree untouched).
 
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentFolder, navigationFolder } from "../builder/request.js";
-import { API_DOC_REL, EMBEDDED, links, serveCorpus } from "./helpers/tree.js";
+import { API_DOC_REL, EMBEDDED, links, serveCorpus, snapshotTree } from "./helpers/tree.js";
 import { DTS_NS, TEI_NS, TOKEN, type WriteTree, changedLines, errorOf, fragment, writeTree } from "./helpers/write-server.js";
 
 const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
@@ -455,28 +454,14 @@ describe("a document that writes TEI with a prefix", () => {
 });
 
 describe("what a write rebuilds", () => {
-  function snapshot(root: string): Map<string, { hash: string; mtime: number }> {
-    const out = new Map<string, { hash: string; mtime: number }>();
-    const walk = (d: string): void => {
-      for (const name of readdirSync(d)) {
-        const full = join(d, name);
-        const s = statSync(full);
-        if (s.isDirectory()) walk(full);
-        else out.set(relative(root, full), { hash: createHash("sha1").update(readFileSync(full)).digest("hex"), mtime: s.mtimeMs });
-      }
-    };
-    walk(root);
-    return out;
-  }
-
   it("a one-line PUT rewrites only that document's changed responses; other documents' files keep their mtimes", async () => {
     const w = await writeTree();
     try {
-      const before = snapshot(w.dist);
+      const before = snapshotTree(w.dist);
       await new Promise((r) => setTimeout(r, 20));
       const r = await w.write("PUT", doc(GEORGICS, "&ref=1.2"), fragment(inner(await (await w.fetch(doc(GEORGICS, "&ref=1.2"))).text()).replace(/>([^<]+)</, ">EDITED $1<")));
       expect(r.status).toBe(200);
-      const after = snapshot(w.dist);
+      const after = snapshotTree(w.dist);
       const changed = [...after.keys()].filter((k) => after.get(k)!.hash !== before.get(k)?.hash || after.get(k)!.mtime !== before.get(k)?.mtime).sort();
       const folder = documentFolder(GEORGICS);
       // And the tree's generation, which tells other servers reading the tree that it changed.

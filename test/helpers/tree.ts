@@ -1,8 +1,9 @@
 // Builds a corpus into a temporary tree and serves it over real HTTP, for integration tests.
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildReport, build } from "../../builder/build.js";
 import { type Site, makeSite } from "../../builder/site.js";
@@ -56,3 +57,18 @@ export function links(response: Response): Record<string, string> {
 }
 
 export const API_DOC_REL = "http://www.w3.org/ns/hydra/core#apiDocumentation";
+
+/** Every file of a tree, by path relative to it, with a hash of its bytes and its modification time. */
+export function snapshotTree(root: string): Map<string, { hash: string; mtime: number }> {
+  const out = new Map<string, { hash: string; mtime: number }>();
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      const s = statSync(full);
+      if (s.isDirectory()) walk(full);
+      else out.set(relative(root, full), { hash: createHash("sha1").update(readFileSync(full)).digest("hex"), mtime: s.mtimeMs });
+    }
+  };
+  walk(root);
+  return out;
+}
