@@ -4,8 +4,8 @@
 // the documents whose source changed, each file atomically. Either way a server reading
 // `out` never sees a half-built response.
 
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
 import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
@@ -16,6 +16,7 @@ import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
 import { collectionResponses, serviceResponses } from "./responses.js";
 import type { Site } from "./site.js";
 import { libraryToJson } from "./stored-data.js";
+import { TREE_RECORD, checkTreeFolder, makeStaging, swapInto } from "./tree-folder.js";
 import { TreeWriter, bumpGeneration } from "./tree-writer.js";
 
 export interface BuildOptions {
@@ -52,17 +53,17 @@ export interface BuildReport {
   hostFiles?: HostReport;
 }
 
-/** Root record of a tree: the settings and output version it was built with. */
-const TREE_RECORD = "_tree.json";
-
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
-  const out = resolve(options.out);
+  // Refuses, before anything is written, an --out that is not a tree, empty or new.
+  const folder = checkTreeFolder(options.corpus, options.out);
+  const out = folder.path;
   const methods = options.methods ?? ["GET"];
   const record = JSON.stringify({ outputVersion: OUTPUT_VERSION, site: options.site, methods });
-  const incremental = !options.full && readOr(join(out, TREE_RECORD), "") === record;
-  const root = incremental ? out : `${out}.building-${process.pid}`;
-  if (!incremental) rmSync(root, { recursive: true, force: true });
+  const incremental = !options.full && folder.state === "tree" && readOr(join(out, TREE_RECORD), "") === record;
+  const root = incremental ? out : makeStaging(out);
+  // The record goes in first, so a staging folder left by a killed build is known as ours.
+  if (!incremental) writeFileSync(join(root, TREE_RECORD), record);
 
   const catalog = await loadCatalog(options.corpus);
   const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
@@ -159,12 +160,4 @@ function listOr(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/** Replaces `out` with `staging` in two renames, then removes the old tree. */
-function swapInto(staging: string, out: string): void {
-  const old = `${out}.old-${process.pid}`;
-  if (existsSync(out)) renameSync(out, old);
-  renameSync(staging, out);
-  rmSync(old, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
@@ -230,4 +230,26 @@ describe("a server killed during writes", () => {
       child.kill("SIGTERM");
     }
   }, 120_000);
+});
+
+describe("corpus files kept elsewhere", () => {
+  it("a write to a linked file replaces the linked text and keeps the link", async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), "dts-linked-"));
+    const t = await writeTree({
+      prepare: (corpus) => {
+        renameSync(join(corpus, "latin/catullus-5.xml"), join(elsewhere, "catullus-5.xml"));
+        symlinkSync(join(elsewhere, "catullus-5.xml"), join(corpus, "latin/catullus-5.xml"));
+      },
+    });
+    try {
+      const r = await t.write("PUT", doc(CATULLUS, "&ref=2"), fragment(version(3)));
+      expect(r.status, await r.text()).toBe(200);
+      expect(lstatSync(join(t.corpus, "latin/catullus-5.xml")).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(elsewhere, "catullus-5.xml"), "utf8")).toContain(version(3));
+      expect(readdirSync(elsewhere)).toEqual(["catullus-5.xml"]);
+    } finally {
+      await t.close();
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
 });

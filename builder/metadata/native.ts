@@ -7,7 +7,7 @@ import { CorpusError } from "../catalog.js";
 import { addNode, compareIds, link, newContext, type LoadContext } from "./context.js";
 import { COLLECTION_FILE, readJsonMeta, readRootCollectionJson, ROOT_ID, ROOT_TITLE, type JsonMeta } from "./json-meta.js";
 import { readTeiHeader } from "./tei-header.js";
-import { mapLimit, OPEN_FILES } from "./walk.js";
+import { isCorpusFile, mapLimit, OPEN_FILES } from "./walk.js";
 
 /** Names the native layout never reads. */
 function ignoredName(name: string): boolean {
@@ -24,7 +24,8 @@ export async function loadNativeCatalog(corpusDir: string): Promise<Catalog> {
 
 async function loadFolder(dir: string, corpusDir: string, ctx: LoadContext): Promise<CollectionNode | undefined> {
   const entries = (await readdir(dir, { withFileTypes: true })).filter((e) => !ignoredName(e.name));
-  const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+  const files = await Promise.all(entries.map((e) => isCorpusFile(e, join(dir, e.name))));
+  const names = new Set(entries.filter((_, i) => files[i]).map((e) => e.name));
   const rel = relative(corpusDir, dir).split(sep).join("/");
   const isRoot = rel === "";
   const meta = isRoot

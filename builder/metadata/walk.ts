@@ -1,5 +1,6 @@
 // One recursive listing of the corpus, so the loaders can check file existence with a Set lookup
 // instead of one fs.stat per record (latinLit has hundreds of records).
+import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 
@@ -11,6 +12,15 @@ export const OPEN_FILES = 64;
 /** Folders never part of a corpus: tooling and version-control folders. */
 function skippedFolder(name: string): boolean {
   return name === "node_modules" || name.startsWith(".");
+}
+
+/**
+ * A file, or a link to one: a corpus may link in texts kept elsewhere. Linked folders are not
+ * followed, so a link to an ancestor cannot make a walk loop.
+ */
+export async function isCorpusFile(entry: Dirent, path: string): Promise<boolean> {
+  if (!entry.isSymbolicLink()) return entry.isFile();
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 /** Absolute paths of every file under `dir`, sorted, skipping node_modules and dot-folders. */
@@ -25,15 +35,9 @@ async function walk(dir: string, out: string[]): Promise<void> {
   const subdirs: Promise<void>[] = [];
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    let isFile = entry.isFile();
-    if (entry.isSymbolicLink()) {
-      // Linked files are followed (a corpus may link in texts kept elsewhere); linked folders are
-      // not, so a link to an ancestor cannot make the walk loop.
-      isFile = (await stat(path).catch(() => undefined))?.isFile() ?? false;
-    }
     if (entry.isDirectory()) {
       if (!skippedFolder(entry.name)) subdirs.push(walk(path, out));
-    } else if (isFile) {
+    } else if (await isCorpusFile(entry, path)) {
       out.push(path);
     }
   }

@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { type FileHandle, mkdir, open, rename, rm, stat, chmod } from "node:fs/promises";
+import { type FileHandle, chmod, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** Names of temporary files (hidden, so corpus loaders and watchers skip them). */
@@ -12,7 +12,10 @@ export function isTemporary(file: string): boolean {
   return /^\..*\.dts-[0-9a-f]+\.tmp$/.test(basename(file));
 }
 
-export async function writeFileAtomic(file: string, data: Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
+  // A corpus may link in texts kept elsewhere: the text itself is replaced, not the link (a
+  // rename over the link would turn it into a copy and leave the linked text behind).
+  const file = await realpath(path).catch(() => path);
   const folder = dirname(file);
   await mkdir(folder, { recursive: true });
   const temp = join(folder, `.${basename(file)}.dts-${randomBytes(6).toString("hex")}.tmp`);

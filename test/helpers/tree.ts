@@ -58,15 +58,20 @@ export function links(response: Response): Record<string, string> {
 
 export const API_DOC_REL = "http://www.w3.org/ns/hydra/core#apiDocumentation";
 
-/** Every file of a tree, by path relative to it, with a hash of its bytes and its modification time. */
+/**
+ * Every file of a tree, by path relative to it, with the SHA-256 of its bytes and its
+ * modification time; every folder too (as "folder", so an emptied or removed one shows).
+ */
 export function snapshotTree(root: string): Map<string, { hash: string; mtime: number }> {
   const out = new Map<string, { hash: string; mtime: number }>();
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
       const full = join(dir, name);
       const s = statSync(full);
-      if (s.isDirectory()) walk(full);
-      else out.set(relative(root, full), { hash: createHash("sha1").update(readFileSync(full)).digest("hex"), mtime: s.mtimeMs });
+      if (s.isDirectory()) {
+        out.set(`${relative(root, full)}/`, { hash: "folder", mtime: 0 });
+        walk(full);
+      } else out.set(relative(root, full), { hash: createHash("sha256").update(readFileSync(full)).digest("hex"), mtime: s.mtimeMs });
     }
   };
   walk(root);
