@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "../builder/build.js";
 import { CorpusError } from "../builder/catalog.js";
+import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/index.js";
 import { SITE_FILE } from "../builder/request.js";
 import { type Site, makeSite } from "../builder/site.js";
@@ -110,10 +111,10 @@ program
 /** One line per host written, and the precompression. */
 function printHosts(hosts: HostReport | undefined): void {
   for (const h of hosts?.hosts ?? []) {
-    console.log(`  host ${h.host.padEnd(10)} ${h.served} stored responses${h.rules ? `, ${h.rules} rules` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`);
+    console.log(`  host ${h.host.padEnd(10)} ${count(h.served, "stored response")}${h.rules ? `, ${count(h.rules, "rule")}` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`);
   }
   const c = hosts?.compressed;
-  if (c) console.log(`  compressed ${c.files} responses (.gz, .br)`);
+  if (c) console.log(`  compressed ${count(c.files, "response")} (.gz, .br)`);
 }
 
 function readSiteOr(dist: string, fallback: Site): Site {

@@ -70,6 +70,9 @@ describe("dts build", () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/collection\.json:3:\d+: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // One clean line: file:line:column and what is there, not JSON.parse's raw multi-line excerpt.
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/collection\.json:3:12: invalid JSON: unexpected "o"\n$/);
     const missing = dts(["build", "--corpus", join(work, "nothing-here"), "--out", join(work, "x")]);
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toMatch(/nothing-here.*corpus folder not found/);
