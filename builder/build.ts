@@ -6,11 +6,11 @@
 
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
+import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
 import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
-import { loadCatalog } from "./metadata/load.js";
+import { NO_DOCUMENTS, loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
 import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
 import { collectionResponses, serviceResponses } from "./responses.js";
@@ -66,6 +66,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
 
   const catalog = await loadCatalog(options.corpus);
   const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
+  // A build of nothing is a wrong --corpus, not an edition: refused before a tree is replaced.
+  if (!resources.length) throw new CorpusError(resolve(options.corpus), undefined, undefined, NO_DOCUMENTS);
   const results = await writeDocuments(
     options.site,
     root,

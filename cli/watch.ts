@@ -20,7 +20,7 @@ export function byteSize(value: string): number {
   return n;
 }
 
-export function registerWatch(program: Command, fail: (command: string, error: unknown) => never): void {
+export function registerWatch(program: Command, fail: (command: string, error: unknown, corpus?: string) => never): void {
   treeOptions(program.command("watch").description("build a corpus, then rebuild what changes whenever its files change (debounced)"))
     .option("--debounce <ms>", "quiet time after the last change before rebuilding", (v: string) => {
       if (!/^\d+$/.test(v)) throw new InvalidArgumentError("--debounce must be a whole number of milliseconds");
@@ -48,7 +48,7 @@ export function registerWatch(program: Command, fail: (command: string, error: u
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
       } catch (e) {
-        fail("watch", e);
+        fail("watch", e, opts.corpus);
       }
     });
 }
