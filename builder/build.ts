@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
-import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
+import { type DocumentResult, OUTPUT_VERSION, documentTask } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
 import { NO_DOCUMENTS, loadCatalog } from "./metadata/load.js";
@@ -71,7 +71,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const results = await writeDocuments(
     options.site,
     root,
-    resources.map((r) => ({ id: r.id, file: r.file })),
+    resources.map((r) => documentTask(options.corpus, r)),
     { inPlace: incremental, workers: options.workers, onProgress: options.onProgress },
   );
   if (incremental) removeDocumentsNotIn(root, resources);
