@@ -40,6 +40,12 @@ describe("a TEI file that is not well-formed XML", () => {
     expectTruth((await errorOf(r)).description);
   });
 
+  it("the Hydra documentation lists 409 among Document GET's statuses", async () => {
+    const docs = await (await t.fetch("/api/dts/docs")).json();
+    const get = docs.supportedOperations.find((o: { method: string }) => o.method === "GET");
+    expect(get.possibleStatus.map((s: { statusCode: number }) => s.statusCode)).toContain(409);
+  });
+
   it("Navigation answers 409 the same, stored (down=1) or computed (down=2)", async () => {
     for (const params of ["&down=1", "&down=2", "&ref=1"]) {
       const r = await t.fetch(`/api/dts/navigation?id=${q(CATULLUS)}${params}`);

@@ -32,7 +32,8 @@ const OPERATIONS: Record<DocumentMethod, { title: string; description?: string; 
     title: "Read a whole document, one passage (ref) or a range (start, end)",
     description: `A range: ${OPEN_RANGE}.`,
     returns: TEI_TYPE,
-    statusCodes: [200, 400, 404],
+    // 409: the document's TEI file is not well-formed XML.
+    statusCodes: [200, 400, 404, 409],
   },
   POST: {
     title: "Create a document's first text, or insert passages after or before one (after, before)",
