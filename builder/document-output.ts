@@ -4,7 +4,7 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "./catalog.js";
 import { CitedText } from "./citation/cited-text.js";
 import { type DocIndex, type IndexProblem, XmlSyntaxError, indexDocument } from "./citation/index.js";
@@ -32,9 +32,10 @@ export function documentTask(corpus: string, resource: ResourceNode): DocumentTa
   return { id: resource.id, file: resource.file, name: corpusName(corpus, resource.file) };
 }
 
-/** A file's path inside the corpus, with forward slashes. */
+/** A file's path inside the corpus, with forward slashes; of a file outside it, only its name. */
 export function corpusName(corpus: string, file: string): string {
-  return relative(resolve(corpus), file).split(sep).join("/");
+  const inside = relative(resolve(corpus), file);
+  return inside.startsWith("..") || isAbsolute(inside) ? basename(file) : inside.split(sep).join("/");
 }
 
 export interface DocumentResult {

@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusName } from "../builder/document-output.js";
 import { errorOf, TEI_NS, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
@@ -66,5 +67,12 @@ describe("a TEI file that is not well-formed XML", () => {
   it("the build behind the server warned with the file, line and column", () => {
     const w = t.server.report!.warnings.find((w) => w.file.endsWith(FILE));
     expect(w).toMatchObject({ line: 66, message: expect.stringMatching(/not well-formed XML .*409/) });
+  });
+});
+
+describe("the file name public answers give", () => {
+  it("is the path inside the corpus, and of a file outside it only its name, never the machine's folders", () => {
+    expect(corpusName("/srv/corpus", "/srv/corpus/data/a/b.xml")).toBe("data/a/b.xml");
+    expect(corpusName("/srv/corpus", "/home/me/secret/b.xml")).toBe("b.xml");
   });
 });
