@@ -7,7 +7,7 @@
 //   2. scale: builds of synthetic corpora (bench/gen.ts) of 0.1x and 1x latinLit's passage count,
 //      and of 10x / 100x with --scale 10 / --scale 100: time and peak RSS as the corpus grows;
 //   3. serve: `dts serve` throughput and latency (autocannon) on whole documents, passages, a
-//      range and a collection page, beside nginx with the rules of `dts build --host nginx`;
+//      range and a collection page, beside nginx with the rules of `dts build --target nginx`;
 //   4. incremental: a second build with no change, a build after one document changed, and
 //      write-to-visible through the write API.
 //
@@ -687,7 +687,7 @@ async function pairedLatency(a: string, b: string, seconds: number): Promise<[La
   return [stats(times[0]), stats(times[1])];
 }
 
-// nginx with the rules `dts build --host nginx` writes (dist/_hosts/nginx), and `dts serve` as its
+// nginx with the rules `dts build --target nginx` writes (dist/_hosts/nginx), and `dts serve` as its
 // upstream for what the tree does not hold, set up as test/nginx.test.ts does.
 
 interface Nginx extends Server {
@@ -1009,7 +1009,7 @@ async function main(): Promise<void> {
   });
 
   const help = spawnSync(process.execPath, [DTS, "build", "--help"], { encoding: "utf8" }).stdout;
-  const noRules = !/--host\b/.test(help) ? "`dts build --host nginx` does not exist" : nginxAvailable();
+  const noRules = !/--target\b/.test(help) ? "`dts build --target nginx` does not exist" : nginxAvailable();
 
   try {
     // Measured steps that create many files come first, while the file system holds no recently
@@ -1025,16 +1025,16 @@ async function main(): Promise<void> {
         const state = latin;
         const rules = async (): Promise<string | null> => {
           if (noRules) return noRules;
-          log("latinLit: build again with --host nginx (writes the nginx rules)");
-          const b = await dtsBuild(state.corpus, state.tree, 600, ["--host", "nginx"]);
-          if (!b.report) return `dts build --host nginx failed: ${b.error}`;
-          row("3 serve", "latinLit: build again with --host nginx (incremental, adds the rules)", `${usageText(b.run.usage)}`);
+          log("latinLit: build again with --target nginx (writes the nginx rules)");
+          const b = await dtsBuild(state.corpus, state.tree, 600, ["--target", "nginx"]);
+          if (!b.report) return `dts build --target nginx failed: ${b.error}`;
+          row("3 serve", "latinLit: build again with --target nginx (incremental, adds the rules)", `${usageText(b.run.usage)}`);
           return null;
         };
         await servePart(options, latin.tree, "latinLit", ["urn:cts:latinLit:phi0472.phi001.perseus-lat2"], rules);
       } else {
         const tree = join(work, "embedded-serve-tree");
-        const b = await dtsBuild(join(PROJECT, "corpus"), tree, 120, noRules ? [] : ["--host", "nginx"]);
+        const b = await dtsBuild(join(PROJECT, "corpus"), tree, 120, noRules ? [] : ["--target", "nginx"]);
         const georgics = ["urn:cts:latinLit:phi0690.phi003.sample-lat1"];
         if (b.report) await servePart(options, tree, "embedded corpus", georgics, noRules ?? (async () => null));
         else skip("3 serve", "serving", `the embedded corpus did not build: ${b.error}`);

@@ -5,12 +5,12 @@
 // `out` never sees a half-built response.
 
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
-import { type DocumentResult, OUTPUT_VERSION } from "./document-output.js";
+import { join, resolve } from "node:path";
+import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
+import { type DocumentResult, OUTPUT_VERSION, documentTask } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
-import { loadCatalog } from "./metadata/load.js";
+import { NO_DOCUMENTS, loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
 import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
 import { collectionResponses, serviceResponses } from "./responses.js";
@@ -61,16 +61,18 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const methods = options.methods ?? ["GET"];
   const record = JSON.stringify({ outputVersion: OUTPUT_VERSION, site: options.site, methods });
   const incremental = !options.full && folder.state === "tree" && readOr(join(out, TREE_RECORD), "") === record;
+  const catalog = await loadCatalog(options.corpus);
+  const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
+  // A build of nothing is a wrong --corpus, not an edition: refused before a tree is replaced.
+  if (!resources.length) throw new CorpusError(resolve(options.corpus), undefined, undefined, NO_DOCUMENTS);
+
   const root = incremental ? out : makeStaging(out);
   // The record goes in first, so a staging folder left by a killed build is known as ours.
   if (!incremental) writeFileSync(join(root, TREE_RECORD), record);
-
-  const catalog = await loadCatalog(options.corpus);
-  const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
   const results = await writeDocuments(
     options.site,
     root,
-    resources.map((r) => ({ id: r.id, file: r.file })),
+    resources.map((r) => documentTask(options.corpus, r)),
     { inPlace: incremental, workers: options.workers, onProgress: options.onProgress },
   );
   if (incremental) removeDocumentsNotIn(root, resources);

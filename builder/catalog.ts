@@ -53,6 +53,16 @@ export interface TextSummary {
   hasText: boolean;
   maxCiteDepth: number;
   citeStructure: CiteStructureJson[];
+  /** The TEI file exists but is not well-formed XML: where, for the answers that say so. */
+  unreadable?: UnreadableSource;
+}
+
+/** A TEI file that cannot be read: its path inside the corpus (never the machine's), and the XML error. */
+export interface UnreadableSource {
+  file: string;
+  line: number;
+  column: number;
+  reason: string;
 }
 
 /** The catalogue with the text summaries: all the Collection endpoint needs. */

@@ -4,8 +4,8 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import type { DublinCore, TextSummary, Warning } from "./catalog.js";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "./catalog.js";
 import { CitedText } from "./citation/cited-text.js";
 import { type DocIndex, type IndexProblem, XmlSyntaxError, indexDocument } from "./citation/index.js";
 import { teiHeaderFromText } from "./metadata/tei-header.js";
@@ -23,6 +23,19 @@ export const BUILD_RECORD = "_build.json";
 export interface DocumentTask {
   id: string;
   file: string;
+  /** The file's path inside the corpus: what public answers may name. */
+  name: string;
+}
+
+/** The task of a resource of the corpus in `corpus`. */
+export function documentTask(corpus: string, resource: ResourceNode): DocumentTask {
+  return { id: resource.id, file: resource.file, name: corpusName(corpus, resource.file) };
+}
+
+/** A file's path inside the corpus, with forward slashes; of a file outside it, only its name. */
+export function corpusName(corpus: string, file: string): string {
+  const inside = relative(resolve(corpus), file);
+  return inside.startsWith("..") || isAbsolute(inside) ? basename(file) : inside.split(sep).join("/");
 }
 
 export interface DocumentResult {
@@ -78,7 +91,8 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
   }
   const writer = new TreeWriter(root, { atomic: inPlace, sink });
   const warnings: Warning[] = [];
-  const text = source ? index(task, source, warnings) : null;
+  const indexed = source ? index(task, source, warnings) : null;
+  const text = indexed instanceof CitedText ? indexed : null;
   let summary: TextSummary;
   let header: DublinCore = {};
   let passages = 0;
@@ -89,8 +103,9 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
     header = teiHeaderFromText(source!.toString("utf8"), task.file, warnings).dublinCore;
     passages = text.units.length;
   } else {
-    for (const stored of textlessResponses(site, task.id)) writer.write(stored);
-    summary = { hasText: false, maxCiteDepth: 0, citeStructure: [] };
+    const unreadable = indexed && !(indexed instanceof CitedText) ? indexed : undefined;
+    for (const stored of textlessResponses(site, task.id, unreadable)) writer.write(stored);
+    summary = { hasText: false, maxCiteDepth: 0, citeStructure: [], ...(unreadable ? { unreadable } : {}) };
   }
   const written = writer.flush();
   if (inPlace) removeStale(root, [documentFolder(task.id), navigationFolder(task.id)], written);
@@ -109,7 +124,8 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
   return result;
 }
 
-function index(task: DocumentTask, source: Buffer, warnings: Warning[]): CitedText | null {
+/** The document's citable text, or (not well formed) where its XML breaks, with a warning. */
+function index(task: DocumentTask, source: Buffer, warnings: Warning[]): CitedText | UnreadableSource {
   try {
     const { index, problems } = indexDocument(source);
     for (const p of problems) warnings.push({ file: task.file, line: p.line, column: p.column, message: p.message });
@@ -120,9 +136,9 @@ function index(task: DocumentTask, source: Buffer, warnings: Warning[]): CitedTe
       file: task.file,
       line: e.line,
       column: e.column,
-      message: `not well-formed XML (${e.reason}); the document is served as having no text`,
+      message: `not well-formed XML (${e.reason}); the document answers 409 saying so until the file is fixed`,
     });
-    return null;
+    return { file: task.name, line: e.line, column: e.column, reason: e.reason };
   }
 }
 

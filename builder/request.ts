@@ -1,6 +1,7 @@
 // What a GET asks for, read once from the URL. The build enumerates these, the server
 // parses them, and `requestToPath` (the one request-to-file function) names their files.
 
+import { OPEN_RANGE } from "./render/service.js";
 import { type Site } from "./site.js";
 
 export type DtsRequest =
@@ -115,7 +116,11 @@ export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | nu
       if (passage.kind === "bad") return passage;
       const { id, ref, start, end } = passage;
       if ((start === undefined) !== (end === undefined)) {
-        return bad(endpoint, "a range needs both start and end");
+        return bad(
+          endpoint,
+          `a range needs both start and end; only ${start !== undefined ? "start" : "end"} was given. ` +
+            `Navigation takes no open range; the Document endpoint does (${OPEN_RANGE}).`,
+        );
       }
       const rawDown = q.get("down");
       let down: number | "max" = 1;

@@ -2,9 +2,9 @@
 // server computes any other request with the same renderers.
 
 import type { CitedText } from "./citation/cited-text.js";
-import type { Library } from "./catalog.js";
+import type { Library, UnreadableSource } from "./catalog.js";
 import { renderCollection } from "./render/collection.js";
-import { documentWithoutText, renderDocument } from "./render/document.js";
+import { renderDocument, withoutText } from "./render/document.js";
 import { renderNavigation } from "./render/navigation.js";
 import { type DtsResponse, jsonError } from "./render/response.js";
 import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "./render/service.js";
@@ -75,9 +75,8 @@ export function* documentResponses(site: Site, text: CitedText): Generator<Store
   }
 }
 
-/** A record with no text: the document and its navigation answer 404, saying so. */
-export function* textlessResponses(site: Site, id: string): Generator<Stored> {
-  yield { request: { kind: "document", id }, response: documentWithoutText(site, id) };
-  const description = `The document "${id}" has a metadata record but no text yet, so it has no citable units.`;
-  yield { request: { kind: "navigation", id, down: 1 }, response: jsonError(site, 404, description) };
+/** A record with no text (or a TEI file that cannot be read): the document and its navigation say so. */
+export function* textlessResponses(site: Site, id: string, unreadable?: UnreadableSource): Generator<Stored> {
+  yield { request: { kind: "document", id }, response: withoutText(site, "document", id, unreadable) };
+  yield { request: { kind: "navigation", id, down: 1 }, response: withoutText(site, "navigation", id, unreadable) };
 }

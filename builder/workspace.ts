@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type BuildReport, build } from "./build.js";
 import { type Library, type ResourceNode, fillFromHeader } from "./catalog.js";
-import { type DocumentResult, type KnownSource, readBuildRecord, updatePassages, writeDocument } from "./document-output.js";
+import { type DocumentResult, type KnownSource, documentTask, readBuildRecord, updatePassages, writeDocument } from "./document-output.js";
 import type { HostOptions } from "./hosts/index.js";
 import { loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
@@ -108,7 +108,7 @@ export class Workspace {
     const started = performance.now();
     const resource = this.resource(id);
     if (!resource) throw new Error(`no resource with the id "${id}"`);
-    const task = { id, file: resource.file };
+    const task = documentTask(this.options.corpus, resource);
     const previousHeader = JSON.stringify(readBuildRecord(this.options.dist, id)?.header ?? {});
     let result = updatePassages(this.options.site, this.options.dist, task, known);
     const mode = result === null ? "document" : result.reused ? "unchanged" : "passages";

@@ -1,23 +1,24 @@
 // The `dts` command line: build a tree from a corpus, serve a tree.
 
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { build } from "../builder/build.js";
 import { CorpusError } from "../builder/catalog.js";
+import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/index.js";
 import { SITE_FILE } from "../builder/request.js";
 import { type Site, makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
-import { printReport } from "./report.js";
+import { printReport, warningLines, where } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";
 import { integer, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
 
-function fail(command: string, error: unknown): never {
+/** Prints the error (a corpus error with its file as the user named the corpus) and exits 1. */
+function fail(command: string, error: unknown, corpus?: string): never {
   if (error instanceof CorpusError) {
-    const where = `${relative(process.cwd(), error.file) || error.file}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ""}` : ""}`;
-    console.error(`dts ${command}: ${where}: ${error.message.slice(error.message.indexOf(": ") + 2)}`);
+    console.error(`dts ${command}: ${where(error, corpus)}: ${error.message.slice(error.message.indexOf(": ") + 2)}`);
   } else {
     console.error(`dts ${command}: ${error instanceof Error ? error.message : String(error)}`);
     if (process.env.DTS_DEBUG && error instanceof Error) console.error(error.stack);
@@ -25,18 +26,27 @@ function fail(command: string, error: unknown): never {
   process.exit(1);
 }
 
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
 const program = new Command();
-program.name("dts").description("A static-first Distributed Text Services (DTS 1-draft2) server for TEI corpora.");
+program
+  .name("dts")
+  .description("A static-first Distributed Text Services (DTS 1-draft2) server for TEI corpora.")
+  .version(version, "-V, --version", "print the version");
 
 treeOptions(program.command("build").description("build every GET response of a corpus into a static tree"))
   .option("--json", "print the report as JSON")
   .option("--full", "rebuild every document, even those whose source did not change")
   .option("--workers <n>", "threads rendering documents while the main thread writes (default: cores - 1; 0: all on one thread)", integer("--workers", 0, 64))
-  .option("--host <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")}, all, or none (repeatable; left out, those of the last build)`, (v: string, all: string[]) => [...all, v], [] as string[])
+  .option("--target <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")}, all, or none (repeatable; left out, those of the last build)`, (v: string, all: string[]) => [...all, v], [] as string[])
+  // The old spelling of --target, kept working; in dts serve --host is the listen address.
+  .addOption(new Option("--host <name>").hideHelp().argParser((v: string, all: string[]) => [...all, v]).default([] as string[]))
   .option("--compress", "write .gz and .br siblings of the larger responses (nginx gzip_static, dts serve)")
   .option("--upstream <url>", "the dts serve that nginx and Apache rules send dynamic requests to", DEFAULT_UPSTREAM)
   .action(async (opts) => {
     try {
+      if (opts.host.length) console.error("dts build: --host is deprecated here, use --target (the same values); --host stays the listen address of dts serve");
+      const targets: string[] = [...opts.target, ...opts.host];
       const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext });
       const bar = opts.json ? null : progressBar(process.stderr, "documents");
       const report = await build({
@@ -48,15 +58,15 @@ treeOptions(program.command("build").description("build every GET response of a 
         onProgress: bar?.update,
         // No host option: keep the rules the tree was last built with.
         hosts:
-          opts.host.length || opts.compress || opts.upstream !== DEFAULT_UPSTREAM
-            ? { hosts: parseHosts(opts.host), compress: Boolean(opts.compress), upstream: opts.upstream }
+          targets.length || opts.compress || opts.upstream !== DEFAULT_UPSTREAM
+            ? { hosts: parseHosts(targets), compress: Boolean(opts.compress), upstream: opts.upstream }
             : undefined,
       });
       bar?.done();
       printReport(report, { json: Boolean(opts.json), corpus: opts.corpus, out: opts.out });
       if (!opts.json) printHosts(report.hostFiles);
     } catch (e) {
-      fail("build", e);
+      fail("build", e, opts.corpus);
     }
   });
 
@@ -72,6 +82,12 @@ program
   .option("--no-xml-model", "do not validate against a document's own local xml-model schema")
   .option("--put-lowest-only", "accept PUT only on passages of the lowest citation level")
   .option("--watch", "with --corpus, also rebuild on changes made to the corpus by others")
+  .addHelpText(
+    "after",
+    "\nWrites (POST, PUT, DELETE of passages on the Document endpoint) are enabled with --corpus and a token\n" +
+      "in the environment variable DTS_TOKEN, which every write must carry:\n" +
+      "  DTS_TOKEN=secret dts serve --corpus corpus",
+  )
   .action(async (opts) => {
     try {
       // With a corpus the tree is built (or brought up to date) first, so it may not exist yet.
@@ -91,6 +107,11 @@ program
         watch: Boolean(opts.watch),
         log: (line) => console.log(line),
       });
+      // The build run at start, as `dts build` reports it: its warnings say which documents cannot be served.
+      if (server.report?.warnings.length) {
+        console.log(`dts serve: ${count(server.report.warnings.length, "warning")} building ${opts.dist} from ${opts.corpus}:`);
+        console.log(warningLines(server.report.warnings, [opts.corpus, opts.dist]).join("\n"));
+      }
       console.log(`dts serve: ${server.url}${site.basePath || "/"} (tree ${opts.dist})`);
       if (opts.corpus) {
         console.log(
@@ -99,21 +120,22 @@ program
             : `dts serve: writes disabled: set DTS_TOKEN to enable them on ${opts.corpus}`,
         );
       }
+      if (server.watcher) console.log(`dts serve: watching ${opts.corpus} (Ctrl-C to stop)`);
       const stop = (): void => void server.close().then(() => process.exit(0));
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
     } catch (e) {
-      fail("serve", e);
+      fail("serve", e, opts.corpus);
     }
   });
 
 /** One line per host written, and the precompression. */
 function printHosts(hosts: HostReport | undefined): void {
   for (const h of hosts?.hosts ?? []) {
-    console.log(`  host ${h.host.padEnd(10)} ${h.served} stored responses${h.rules ? `, ${h.rules} rules` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`);
+    console.log(`  host ${h.host.padEnd(10)} ${count(h.served, "stored response")}${h.rules ? `, ${count(h.rules, "rule")}` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`);
   }
   const c = hosts?.compressed;
-  if (c) console.log(`  compressed ${c.files} responses (.gz, .br)`);
+  if (c) console.log(`  compressed ${count(c.files, "response")} (.gz, .br)`);
 }
 
 function readSiteOr(dist: string, fallback: Site): Site {
@@ -137,4 +159,6 @@ function readSite(dist: string): Site {
 
 registerWatch(program, fail);
 
+// `dts` alone asks what the command can do: the help is the answer, not an error.
+if (process.argv.length <= 2) program.help();
 program.parseAsync(process.argv).catch((e) => fail(program.args[0] ?? "", e));

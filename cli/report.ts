@@ -1,23 +1,69 @@
-// The build report, for people (a short table and the first warnings) or for tools (JSON).
+// The build report, for people (a short table and the warnings grouped by kind, those a user
+// can act on first) or for tools (JSON, every warning).
 
-import { relative } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BuildReport } from "../builder/build.js";
 import type { Warning } from "../builder/catalog.js";
+import { count } from "../builder/count.js";
 
-const SHOWN_WARNINGS = 20;
+/** Examples shown of each kind of warning. */
+const EXAMPLES = 3;
 
-function where(w: Warning): string {
-  const file = relative(process.cwd(), w.file) || w.file;
-  return `${file}${w.line ? `:${w.line}${w.column ? `:${w.column}` : ""}` : ""}`;
+/** Kinds of warning (one, many), in the order shown: first those a user can act on. */
+const KINDS: { kind: [string, string]; test: RegExp }[] = [
+  { kind: ["file that is not well-formed XML", "files that are not well-formed XML"], test: /not well-formed/ },
+  { kind: ["duplicate reference", "duplicate references"], test: /duplicate reference/ },
+  { kind: ["citation declaration that is broken or matches nothing", "citation declarations that are broken or match nothing"], test: /cRefPattern|citeStructure|matchPattern|no citable/ },
+  { kind: ["empty citation value", "empty citation values"], test: /empty or missing @|empty citation value/ },
+  { kind: ["metadata problem", "metadata problems"], test: /\.json|JSON|@urn|@path|identifier|duplicate id|not declared|file not found|not a (CTS|CapiTainS)|ignored|dropped/ },
+  { kind: ["host limit", "host limits"], test: /^(nginx|apache|netlify|cloudflare):/ },
+  { kind: ["DOCTYPE with entities (handled)", "DOCTYPEs with entities (handled)"], test: /DOCTYPE/ },
+  { kind: ["file not listed in any metadata file (skipped)", "files not listed in any metadata file (skipped)"], test: /not listed in any/ },
+];
+const OTHER: [string, string] = ["other warning", "other warnings"];
+
+/**
+ * A file as the user named it: under one of the paths they gave (the corpus, the output), that
+ * path as given (absolute stays absolute, relative stays relative) and the rest; else as it is.
+ */
+export function asGiven(file: string, given: (string | undefined)[]): string {
+  for (const root of given) {
+    if (!root) continue;
+    const inside = relative(resolve(root), file);
+    if (!inside) return root;
+    if (!inside.startsWith("..") && !isAbsolute(inside)) return join(root, inside);
+  }
+  return file;
+}
+
+/** `file:line:column` of a warning or a corpus error. */
+export function where(w: { file: string; line?: number; column?: number }, ...given: (string | undefined)[]): string {
+  return `${asGiven(w.file, given)}${w.line ? `:${w.line}${w.column ? `:${w.column}` : ""}` : ""}`;
 }
 
 function size(bytes: number): string {
   return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
 }
 
+/** Warnings grouped by kind with counts, a few examples of each, and how to see them all. */
+export function warningLines(warnings: Warning[], given: (string | undefined)[], indent = "    "): string[] {
+  const groups = new Map<[string, string], Warning[]>([...KINDS.map((k) => [k.kind, []] as [[string, string], Warning[]]), [OTHER, []]]);
+  for (const w of warnings) groups.get(KINDS.find((k) => k.test.test(w.message))?.kind ?? OTHER)!.push(w);
+  const lines: string[] = [];
+  for (const [[one, many], list] of groups) {
+    if (!list.length) continue;
+    lines.push(`${indent}${count(list.length, one, many)}:`);
+    for (const w of list.slice(0, EXAMPLES)) lines.push(`${indent}  ${where(w, ...given)}: ${w.message}`);
+    if (list.length > EXAMPLES) lines.push(`${indent}  ... and ${list.length - EXAMPLES} more`);
+  }
+  if ([...groups.values()].some((list) => list.length > EXAMPLES)) lines.push(`${indent}--json lists all ${count(warnings.length, "warning")}`);
+  return lines;
+}
+
 export function printReport(report: BuildReport, options: { json: boolean; corpus: string; out: string }): void {
+  const given = [options.corpus, options.out];
   if (options.json) {
-    const warnings = report.warnings.map((w) => ({ ...w, file: relative(process.cwd(), w.file) || w.file }));
+    const warnings = report.warnings.map((w) => ({ ...w, file: asGiven(w.file, given) }));
     console.log(JSON.stringify({ ...report, warnings, seconds: Number(report.seconds.toFixed(3)) }, null, 2));
     return;
   }
@@ -27,10 +73,7 @@ export function printReport(report: BuildReport, options: { json: boolean; corpu
     `  passages   ${report.passages}`,
     `  files      ${report.files} (${size(report.bytes)})`,
     `  warnings   ${report.warnings.length}`,
+    ...warningLines(report.warnings, given),
   ];
-  for (const w of report.warnings.slice(0, SHOWN_WARNINGS)) lines.push(`    ${where(w)}: ${w.message}`);
-  if (report.warnings.length > SHOWN_WARNINGS) {
-    lines.push(`    ... and ${report.warnings.length - SHOWN_WARNINGS} more (--json lists them all)`);
-  }
   console.log(lines.join("\n"));
 }

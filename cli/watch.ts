@@ -3,6 +3,7 @@
 // the write API, kept here so the serve command stays short.
 
 import { type Command, InvalidArgumentError } from "commander";
+import { count } from "../builder/count.js";
 import { makeSite } from "../builder/site.js";
 import { Workspace } from "../builder/workspace.js";
 import { CorpusWatcher, describeRebuild } from "../server/write/watcher.js";
@@ -19,7 +20,7 @@ export function byteSize(value: string): number {
   return n;
 }
 
-export function registerWatch(program: Command, fail: (command: string, error: unknown) => never): void {
+export function registerWatch(program: Command, fail: (command: string, error: unknown, corpus?: string) => never): void {
   treeOptions(program.command("watch").description("build a corpus, then rebuild what changes whenever its files change (debounced)"))
     .option("--debounce <ms>", "quiet time after the last change before rebuilding", (v: string) => {
       if (!/^\d+$/.test(v)) throw new InvalidArgumentError("--debounce must be a whole number of milliseconds");
@@ -31,7 +32,7 @@ export function registerWatch(program: Command, fail: (command: string, error: u
         const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext });
         const { workspace, report } = await Workspace.open({ corpus: opts.corpus, dist: opts.out, site });
         console.log(
-          `dts watch: built ${opts.out} from ${opts.corpus}: ${report.documents} documents, ${report.documents - report.reused} rebuilt, ${report.files} files written in ${report.seconds.toFixed(2)} s`,
+          `dts watch: built ${opts.out} from ${opts.corpus}: ${count(report.documents, "document")}, ${report.documents - report.reused} rebuilt, ${count(report.files, "file")} written in ${report.seconds.toFixed(2)} s`,
         );
         const watcher = await CorpusWatcher.start({
           workspace,
@@ -47,7 +48,7 @@ export function registerWatch(program: Command, fail: (command: string, error: u
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
       } catch (e) {
-        fail("watch", e);
+        fail("watch", e, opts.corpus);
       }
     });
 }

@@ -1,5 +1,5 @@
 // The reader as a Netlify Edge Function (Deno), serving the tree from the site's own
-// deployed files. `dts build --host netlify` writes the function file that re-exports this
+// deployed files. `dts build --target netlify` writes the function file that re-exports this
 // handler with its route; the tree is the site's publish directory.
 
 import type { Hono } from "hono";

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import type { Library } from "../builder/catalog.js";
 import { CitedText } from "../builder/citation/cited-text.js";
 import { renderCollection } from "../builder/render/collection.js";
-import { documentWithoutText, renderDocument, unknownDocument } from "../builder/render/document.js";
+import { renderDocument, unknownDocument, withoutText } from "../builder/render/document.js";
 import { renderNavigation } from "../builder/render/navigation.js";
 import { type DtsResponse, jsonError, xmlError } from "../builder/render/response.js";
 import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
@@ -273,12 +273,9 @@ export class TreeReader {
             ? unknownDocument(site, req.id)
             : jsonError(site, 404, `There is no document with the id "${req.id}".`);
         }
-        const text = library.texts.get(req.id)?.hasText ? await this.loadText(req.id) : null;
-        if (!text) {
-          return isDoc
-            ? documentWithoutText(site, req.id)
-            : jsonError(site, 404, `The document "${req.id}" has a metadata record but no text yet, so it has no citable units.`);
-        }
+        const summary = library.texts.get(req.id);
+        const text = summary?.hasText ? await this.loadText(req.id) : null;
+        if (!text) return withoutText(site, req.kind, req.id, summary?.unreadable);
         return isDoc ? renderDocument(site, req, text) : renderNavigation(site, req, text);
       }
     }

@@ -1,6 +1,6 @@
 // The reader as a Cloudflare Worker, serving the tree from the Worker's static assets (the
 // `ASSETS` binding, with `run_worker_first` so that every request comes here and the tree's
-// files are reachable only through the reader). `dts build --host cloudflare` writes the
+// files are reachable only through the reader). `dts build --target cloudflare` writes the
 // wrangler configuration that bundles this module.
 
 import type { Hono } from "hono";

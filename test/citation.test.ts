@@ -139,7 +139,7 @@ describe("indexDocument", () => {
       `<cRefPattern n="book" matchPattern="(\\w+)" replacementPattern="#xpath(/tei:TEI/tei:text/tei:body/tei:div[@n='$1'])"/></refsDecl>`;
     const { index, problems } = indexDocument(tei(decl, `<div n="1"><div n="2"><l n="3">a</l></div></div>`));
     expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual(["1:book", "1.2:poem", "1.2.3:line"]);
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/"poem": matchPattern takes 1 values, but the pattern is level 2/)]);
+    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/"poem": matchPattern takes 1 value, but the pattern is level 2/)]);
     expect(problems[0].line).toBe(1);
   });
 

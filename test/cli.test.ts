@@ -22,6 +22,20 @@ function dts(args: string[], cwd = work) {
 const TEI = (body: string): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt><title>T</title></titleStmt></fileDesc></teiHeader>\n<text><body>${body}</body></text></TEI>\n`;
 
+/** `dts serve` in a child process, once its output matches `until`. */
+async function serve(args: string[], until: RegExp): Promise<{ child: ReturnType<typeof spawn>; seen: string }> {
+  const child = spawn(process.execPath, [DTS, "serve", "--port", "0", ...args], { cwd: work });
+  const seen = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (until.test(out)) resolve(out);
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  return { child, seen };
+}
+
 describe("dts build", () => {
   it("builds corpus/ into dist/ by default and prints a report", () => {
     const cwd = join(work, "defaults");
@@ -70,6 +84,9 @@ describe("dts build", () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/collection\.json:3:\d+: /);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    // One clean line: file:line:column and what is there, not JSON.parse's raw multi-line excerpt.
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/collection\.json:3:12: invalid JSON: unexpected "o"\n$/);
     const missing = dts(["build", "--corpus", join(work, "nothing-here"), "--out", join(work, "x")]);
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toMatch(/nothing-here.*corpus folder not found/);
@@ -82,27 +99,114 @@ describe("dts build", () => {
   });
 });
 
+describe("dts build: reports and paths", () => {
+  it("groups warnings by kind with counts, those a user can act on first, and says how to see all", () => {
+    const corpus = join(work, "kinds");
+    mkdirSync(corpus);
+    const doctype = `<?xml version="1.0"?>\n<!DOCTYPE TEI [<!ENTITY x "y">]>\n`;
+    for (let i = 1; i <= 5; i++) writeFileSync(join(corpus, `a${i}.xml`), TEI(`<div n="1"><p n="1">&x;</p></div>`).replace(/^<\?xml[^>]*>\n/, doctype));
+    writeFileSync(join(corpus, "z.xml"), TEI(`<div n="1"><p n="1">a</p><p n="1">b</p></div>`));
+    const r = dts(["build", "--corpus", corpus, "--out", join(work, "kinds-out")]);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split("\n");
+    const dup = lines.findIndex((l) => /^ {4}1 duplicate reference:$/.test(l));
+    const doctypes = lines.findIndex((l) => /^ {4}5 DOCTYPEs with entities \(handled\):$/.test(l));
+    expect(dup, r.stdout).toBeGreaterThan(0);
+    expect(doctypes).toBeGreaterThan(dup);
+    expect(lines[dup + 1]).toMatch(/z\.xml:3:\d+: duplicate reference "1\.1"/);
+    expect(lines.slice(doctypes + 1).filter((l) => /a\d\.xml/.test(l))).toHaveLength(3);
+    expect(r.stdout).toMatch(/ {6}\.\.\. and 2 more\n {4}--json lists all 6 warnings/);
+  });
+
+  it("echoes paths as the user gave them: absolute stays absolute, relative stays relative", () => {
+    const corpus = join(work, "paths", "corpus");
+    mkdirSync(corpus, { recursive: true });
+    writeFileSync(join(corpus, "bad.xml"), TEI(`<div n="1"><p n="1">a</div>`));
+    const absolute = dts(["build", "--corpus", corpus, "--out", join(work, "paths", "out")], join(work, "paths"));
+    expect(absolute.stdout).toContain(`${join(corpus, "bad.xml")}:3:`);
+    const rel = dts(["build", "--corpus", "corpus", "--out", "out"], join(work, "paths"));
+    expect(rel.stdout).toMatch(/\n {6}corpus\/bad\.xml:3:/);
+    writeFileSync(join(corpus, "collection.json"), "{");
+    const broken = dts(["build", "--corpus", corpus, "--out", join(work, "paths", "out")], join(work, "paths"));
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain(`dts build: ${join(corpus, "collection.json")}:1:2: invalid JSON`);
+  });
+
+  it("refuses an empty corpus, saying which layouts it looked for, and leaves --out alone", () => {
+    const corpus = join(work, "empty");
+    mkdirSync(corpus);
+    const r = dts(["build", "--corpus", corpus, "--out", join(work, "empty-out")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no documents found: looked for CapiTainS metadata \(__cts__\.xml, __capitains__\.xml\).*TEI \.xml files/);
+    expect(existsSync(join(work, "empty-out"))).toBe(false);
+  });
+
+  it("says that a --corpus naming a file is a file", () => {
+    writeFileSync(join(work, "a-file.xml"), TEI(""));
+    const r = dts(["build", "--corpus", join(work, "a-file.xml"), "--out", join(work, "file-out")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/a-file\.xml: is a file, not a folder/);
+    expect(r.stderr).not.toMatch(/not found/);
+  });
+
+  it("writes host rules with --target; --host still works there, with a deprecation notice", () => {
+    const target = dts(["build", "--corpus", EMBEDDED, "--out", join(work, "target-out"), "--target", "nginx"]);
+    expect(target.status, target.stderr).toBe(0);
+    expect(existsSync(join(work, "target-out/_hosts/nginx/dts-http.conf"))).toBe(true);
+    expect(target.stderr).not.toMatch(/deprecated/);
+    const old = dts(["build", "--corpus", EMBEDDED, "--out", join(work, "host-out"), "--host", "apache"]);
+    expect(old.status, old.stderr).toBe(0);
+    expect(existsSync(join(work, "host-out/.htaccess"))).toBe(true);
+    expect(old.stderr).toMatch(/--host is deprecated here, use --target/);
+  });
+});
+
+describe("dts", () => {
+  it("prints its version with --version", () => {
+    const r = dts(["--version"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(join(PROJECT, "package.json"), "utf8")).version);
+  });
+
+  it("alone, prints the help on stdout and exits 0", () => {
+    const r = dts([]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Usage: dts \[options\] \[command\]/);
+    expect(r.stdout).toMatch(/build \[options\]/);
+  });
+
+  it("serve --help says how to enable writes (DTS_TOKEN)", () => {
+    const r = dts(["serve", "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/DTS_TOKEN=\S+ dts serve --corpus/);
+  });
+});
+
 describe("dts serve", () => {
   it("serves a built tree on the given port until stopped", async () => {
     const out = join(work, "serve-out");
     expect(dts(["build", "--corpus", EMBEDDED, "--out", out]).status).toBe(0);
-    const child = spawn(process.execPath, [DTS, "serve", "--dist", out, "--port", "0"], { cwd: work });
+    const { child, seen } = await serve(["--dist", out], /dts serve: http:\/\/\S+?\/api\/dts/);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let seen = "";
-        child.stdout.on("data", (d) => {
-          seen += d;
-          const m = /dts serve: (http:\/\/\S+?)(\/api\/dts)/.exec(seen);
-          if (m) resolve(m[1]);
-        });
-        child.on("exit", (code) => reject(new Error(`exited ${code}`)));
-      });
+      const url = /dts serve: (http:\/\/\S+?)\/api\/dts/.exec(seen)![1];
       const r = await fetch(`${url}/api/dts/collection`);
       expect(r.status).toBe(200);
       expect((await r.json())["@id"]).toBe("default");
     } finally {
       child.kill("SIGTERM");
     }
+  });
+
+  it("with --corpus, prints the build's warnings at start; with --watch, the corpus it watches", async () => {
+    const corpus = join(work, "serve-warn");
+    mkdirSync(corpus);
+    writeFileSync(join(corpus, "good.xml"), TEI(`<div n="1"><p n="1">a</p></div>`));
+    writeFileSync(join(corpus, "bad.xml"), TEI(`<div n="1"><p n="1">a</div>`));
+    const { child, seen } = await serve(["--dist", join(work, "serve-warn-out"), "--corpus", corpus, "--watch"], /watching/);
+    child.kill("SIGTERM");
+    expect(seen).toContain("dts serve: 1 warning building");
+    expect(seen).toMatch(/ {4}1 file that is not well-formed XML:\n {6}\S*bad\.xml:3:\d+: not well-formed XML/);
+    expect(seen).toContain(`dts serve: watching ${corpus} (Ctrl-C to stop)`);
   });
 
   it("refuses a folder that is not a built tree", () => {

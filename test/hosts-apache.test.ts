@@ -1,5 +1,5 @@
 // A real Apache (Debian's apache2) serving the embedded corpus with the `.htaccess` files
-// `dts build --host apache` writes, and `dts serve` as the upstream of what the tree does not
+// `dts build --target apache` writes, and `dts serve` as the upstream of what the tree does not
 // hold: the same conformance suite as `dts serve`.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";

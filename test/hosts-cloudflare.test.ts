@@ -1,4 +1,4 @@
-// The Cloudflare Worker `dts build --host cloudflare` writes, bundled as wrangler bundles it
+// The Cloudflare Worker `dts build --target cloudflare` writes, bundled as wrangler bundles it
 // (esbuild) and run in Cloudflare's local Workers runtime (workerd, through Miniflare) with the
 // tree as its static assets: the same conformance suite as `dts serve`, and the generated
 // configuration checked against wrangler's documented shape.

@@ -1,4 +1,4 @@
-// A real nginx serving the embedded corpus with the rules `dts build --host nginx --compress`
+// A real nginx serving the embedded corpus with the rules `dts build --target nginx --compress`
 // writes, and `dts serve` as its upstream: every answer must equal `dts serve`'s own, the
 // stored ones must come from files (they still answer with the upstream stopped), and no
 // request reaches a file outside the tree.

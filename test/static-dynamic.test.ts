@@ -83,4 +83,4 @@ describe.skipIf(!HAS_SHARED)("stored and computed responses are byte-identical o
     expect(compared).toBeGreaterThan(300);
   });
 });
-it.skipIf(HAS_SHARED)(SHARED_SKIP, () => {});
+if (!HAS_SHARED) console.warn(SHARED_SKIP);

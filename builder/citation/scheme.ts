@@ -2,6 +2,7 @@
 // in: TEI `citeStructure`, CTS `cRefPattern`, or (when neither is declared) nested
 // `div[@n]`, `l[@n]`, `p[@n]`. This is the only place that interprets declarations.
 
+import { count } from "../count.js";
 import { type OpenTag, attr } from "../xml/scan.js";
 import {
   type Step,
@@ -201,7 +202,7 @@ function fromCRefPatterns(patterns: RawRefsDecl["patterns"]): CitationScheme {
   compiled.forEach((c, i) => {
     const level = i + 1;
     if (c.groups !== level) {
-      problems.push(`cRefPattern "${c.n ?? ""}": matchPattern takes ${c.groups} values, but the pattern is level ${level}`);
+      problems.push(`cRefPattern "${c.n ?? ""}": matchPattern takes ${count(c.groups, "value")}, but the pattern is level ${level}`);
     }
     const at = stepCapturing(c.path, level);
     if (at < 0) throw new XPathError(`cRefPattern "${c.n ?? ""}" has no $${level}`);

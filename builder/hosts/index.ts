@@ -1,5 +1,5 @@
 // After the tree is written: precompressed siblings (`--compress`) and the rules of each host
-// asked for (`--host`). Everything is read back from the tree, so the same step serves a full
+// asked for (`--target`). Everything is read back from the tree, so the same step serves a full
 // build and an in-place one.
 
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
@@ -36,7 +36,7 @@ export interface HostReport {
   warnings: Warning[];
 }
 
-/** Reads `--host` values: names, repeated or comma-separated, `all`, or `none` (no rules). */
+/** Reads `--target` values: names, repeated or comma-separated, `all`, or `none` (no rules). */
 export function parseHosts(values: string[]): HostName[] {
   const out = new Set<HostName>();
   for (const value of values.flatMap((v) => v.split(","))) {

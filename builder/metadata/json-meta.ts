@@ -29,10 +29,15 @@ export async function readJsonMeta(file: string, warnings: Warning[]): Promise<J
   try {
     data = JSON.parse(text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    // JSON.parse's message quotes a raw, possibly multi-line excerpt: say what is at the error instead.
     const at = jsonErrorOffset(text);
-    const position = at >= 0 ? lineColumnAt(text, at) : {};
-    warnings.push({ file, ...position, message: `invalid JSON: ${message}` });
+    const message =
+      at < 0
+        ? `invalid JSON (${(e instanceof Error ? e.message : String(e)).replace(/\s+/g, " ")})`
+        : at >= text.length
+          ? "invalid JSON: the file ends too early"
+          : `invalid JSON: unexpected ${JSON.stringify(text[at])}`;
+    warnings.push({ file, ...(at >= 0 ? lineColumnAt(text, at) : {}), message });
     return undefined;
   }
   if (typeof data !== "object" || data === null || Array.isArray(data)) {

@@ -10,6 +10,10 @@ import { COLLECTION_FILE, readRootCollectionJson, ROOT_ID, ROOT_TITLE } from "./
 import { loadNativeCatalog } from "./native.js";
 import { CAPITAINS_FILE, CTS_FILE, isMetadataFile, listCorpusFiles } from "./walk.js";
 
+export const NO_DOCUMENTS =
+  "no documents found: looked for CapiTainS metadata (__cts__.xml, __capitains__.xml) and, without it, " +
+  "for TEI .xml files in the folder and its subfolders (the native layout, see docs/corpus-layout.md)";
+
 /**
  * Builds the collection tree of the corpus in `corpusDir`. A tree holding any `__cts__.xml` or
  * `__capitains__.xml` is read as CapiTainS (both formats may be mixed); otherwise the native layout.
@@ -19,7 +23,8 @@ import { CAPITAINS_FILE, CTS_FILE, isMetadataFile, listCorpusFiles } from "./wal
 export async function loadCatalog(corpusDir: string): Promise<Catalog> {
   const dir = resolve(corpusDir);
   const s = await stat(dir).catch(() => undefined);
-  if (!s?.isDirectory()) throw new CorpusError(dir, undefined, undefined, "corpus folder not found");
+  if (!s) throw new CorpusError(dir, undefined, undefined, "corpus folder not found");
+  if (!s.isDirectory()) throw new CorpusError(dir, undefined, undefined, "is a file, not a folder: --corpus names the folder that holds the corpus");
   const files = await listCorpusFiles(dir);
   if (!files.some(isMetadataFile)) return loadNativeCatalog(dir);
   return loadCapitainsCatalog(dir, files);

@@ -1,10 +1,11 @@
 // Document endpoint GET: the whole TEI, one passage, or a range, cut from the source bytes.
 
+import type { UnreadableSource } from "../catalog.js";
 import type { CitedText } from "../citation/cited-text.js";
 import type { DocIndex } from "../citation/index.js";
 import { DTS_NS, type Site, TEI_NS, TEI_TYPE } from "../site.js";
 import { type LinkRel, collectionUrl, documentUrl, linkHeader, navigationUrl } from "../urls.js";
-import { type DtsResponse, xmlError } from "./response.js";
+import { type DtsResponse, jsonError, xmlError } from "./response.js";
 import { type Selection, select } from "./selection.js";
 
 export interface DocumentQuery {
@@ -21,13 +22,33 @@ export function unknownDocument(site: Site, id: string): DtsResponse {
   return xmlError(site, 404, `There is no document with the id "${id}" (the id is wrong, not the reference).`);
 }
 
-export function documentWithoutText(site: Site, id: string): DtsResponse {
-  return xmlError(
-    site,
-    404,
-    `The document "${id}" has a metadata record but no text yet: its TEI file has not been written. ` +
-      `A POST of a whole TEI document to this id creates it.`,
+/** Why a document whose TEI file exists cannot be served. */
+export function unreadableText(id: string, u: UnreadableSource): string {
+  return (
+    `The document "${id}" has a TEI file, ${u.file}, but it is not well-formed XML ` +
+    `(line ${u.line}, column ${u.column}: ${u.reason}), so it cannot be served until the file is fixed.`
   );
+}
+
+/**
+ * The Document or Navigation answer for a record with no text to serve. No file yet: 404, and
+ * a POST creates it. A file that is not well formed: 409, the status the write API gives for
+ * the same state (the resource exists; its current state, not the request, is what is wrong,
+ * and whoever edits the corpus can resolve it), and no 5xx, which would read as a server fault.
+ */
+export function withoutText(site: Site, kind: "document" | "navigation", id: string, unreadable?: UnreadableSource): DtsResponse {
+  if (unreadable) {
+    const description = unreadableText(id, unreadable);
+    return kind === "document" ? xmlError(site, 409, description) : jsonError(site, 409, description);
+  }
+  return kind === "document"
+    ? xmlError(
+        site,
+        404,
+        `The document "${id}" has a metadata record but no text yet: its TEI file has not been written. ` +
+          `A POST of a whole TEI document to this id creates it.`,
+      )
+    : jsonError(site, 404, `The document "${id}" has a metadata record but no text yet, so it has no citable units.`);
 }
 
 export function renderDocument(site: Site, q: DocumentQuery, text: CitedText): DtsResponse {

@@ -1,6 +1,7 @@
 // Resolves `ref`, or `start` and `end`, against a document's index: the one place that
 // decides which units a request names and what is wrong when it names none.
 
+import { count } from "../count.js";
 import type { CitedText } from "../citation/cited-text.js";
 
 export interface Selection {
@@ -20,7 +21,7 @@ export function select(text: CitedText, p: { ref?: string; start?: string; end?:
     const parts = ref.split(/[.:]/).length;
     const deeper =
       parts > text.index.maxCiteDepth
-        ? ` The reference has ${parts} parts, and the document is cited to ${text.index.maxCiteDepth} level${text.index.maxCiteDepth === 1 ? "" : "s"}.`
+        ? ` The reference has ${parts} parts, and the document is cited to ${count(text.index.maxCiteDepth, "level")}.`
         : "";
     return {
       status: 404,

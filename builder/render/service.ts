@@ -22,11 +22,18 @@ export function renderEntry(site: Site): DtsResponse {
 /** HTTP methods the Document endpoint accepts; writes are listed only when enabled. */
 export type DocumentMethod = "GET" | "POST" | "PUT" | "DELETE";
 
-const OPERATIONS: Record<DocumentMethod, { title: string; expects?: string; returns: string; statusCodes: number[] }> = {
+/** How each endpoint reads `start` and `end`: they differ, and clients need to know it. */
+export const OPEN_RANGE =
+  "start without end is an open range, from start to the last unit of its level; end without start, from the first unit of the level to end";
+const NO_OPEN_RANGE = "needs both start and end: no open range";
+
+const OPERATIONS: Record<DocumentMethod, { title: string; description?: string; expects?: string; returns: string; statusCodes: number[] }> = {
   GET: {
     title: "Read a whole document, one passage (ref) or a range (start, end)",
+    description: `A range: ${OPEN_RANGE}.`,
     returns: TEI_TYPE,
-    statusCodes: [200, 400, 404],
+    // 409: the document's TEI file is not well-formed XML.
+    statusCodes: [200, 400, 404, 409],
   },
   POST: {
     title: "Create a document's first text, or insert passages after or before one (after, before)",
@@ -42,6 +49,7 @@ const OPERATIONS: Record<DocumentMethod, { title: string; expects?: string; retu
   },
   DELETE: {
     title: "Remove one passage (ref) or a range (start, end)",
+    description: `A range ${NO_OPEN_RANGE}, so that a deletion never removes more than it names.`,
     returns: TEI_TYPE,
     statusCodes: [200, 400, 401, 403, 404, 409],
   },
@@ -50,6 +58,7 @@ const OPERATIONS: Record<DocumentMethod, { title: string; expects?: string; retu
 function operation(method: DocumentMethod, site: Site): Record<string, unknown> {
   const o = OPERATIONS[method];
   const out: Record<string, unknown> = { "@type": "Operation", method, title: o.title };
+  if (o.description) out.description = o.description;
   if (o.expects) out.expects = o.expects;
   out.returns = o.returns;
   out.possibleStatus = o.statusCodes.map((statusCode) => ({ "@type": "Status", statusCode }));
@@ -58,10 +67,11 @@ function operation(method: DocumentMethod, site: Site): Record<string, unknown> 
 }
 
 export function renderDocs(site: Site, methods: DocumentMethod[] = ["GET"]): DtsResponse {
-  const get = (route: string, title: string): Record<string, unknown> => ({
+  const get = (route: string, title: string, description?: string): Record<string, unknown> => ({
     "@type": "Operation",
     method: "GET",
     title,
+    ...(description ? { description } : {}),
     returns: JSONLD_TYPE,
     target: route,
   });
@@ -93,7 +103,11 @@ export function renderDocs(site: Site, methods: DocumentMethod[] = ["GET"]): Dts
         "@type": "Class",
         title: "Navigation endpoint",
         supportedOperation: [
-          get(`${navigationRoute(site)}{?id,ref,start,end,down,groupBy,max,page}`, "List the citable units of a document"),
+          get(
+            `${navigationRoute(site)}{?id,ref,start,end,down,groupBy,max,page}`,
+            "List the citable units of a document",
+            `A range ${NO_OPEN_RANGE} (unlike the Document endpoint's GET, where ${OPEN_RANGE}).`,
+          ),
         ],
       },
     ],

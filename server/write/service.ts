@@ -10,8 +10,9 @@ import { basename } from "node:path";
 import type { ResourceNode } from "../../builder/catalog.js";
 import { CitedText } from "../../builder/citation/cited-text.js";
 import { XmlSyntaxError, indexDocument } from "../../builder/citation/index.js";
+import { corpusName } from "../../builder/document-output.js";
 import { teiHeaderFromText } from "../../builder/metadata/tei-header.js";
-import { renderDocument } from "../../builder/render/document.js";
+import { renderDocument, unreadableText } from "../../builder/render/document.js";
 import { type DtsResponse, xmlError } from "../../builder/render/response.js";
 import type { DocumentMethod } from "../../builder/render/service.js";
 import { type Site, TEI_TYPE } from "../../builder/site.js";
@@ -157,7 +158,11 @@ export class WriteService {
         throw new WriteError(400, "ref cannot be combined with start or end: DELETE removes one passage (ref) or one range (start and end).");
       }
       if ((start === undefined) !== (end === undefined)) {
-        throw new WriteError(400, `A range to delete needs both start and end; only ${start !== undefined ? "start" : "end"} was given.`);
+        throw new WriteError(
+          400,
+          `A range to delete needs both start and end; only ${start !== undefined ? "start" : "end"} was given. ` +
+            `DELETE takes no open range (GET does), so that it never removes more than it names.`,
+        );
       }
       if (ref === undefined && start === undefined) throw new WriteError(400, "DELETE needs ref, or start and end: the passage(s) to remove.");
     }
@@ -263,14 +268,20 @@ export class WriteService {
   /** POST without after or before: the document's first text, a whole TEI document. */
   private async create(resource: ResourceNode, body: Uint8Array, lap: (name: string) => void): Promise<{ response: DtsResponse; summary: string }> {
     const { site } = this.options;
-    const exists = await readFile(resource.file).then(
-      () => true,
-      (e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT") return false;
-        throw e;
-      },
-    );
-    if (exists) {
+    const existing = await readFile(resource.file).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === "ENOENT") return null;
+      throw e;
+    });
+    if (existing) {
+      // A file that is there but broken is said to be so (as GET does), and never replaced: it may be an edit in progress.
+      try {
+        indexDocument(existing);
+      } catch (e) {
+        if (!(e instanceof XmlSyntaxError)) throw e;
+        const file = corpusName(this.options.workspace!.options.corpus, resource.file);
+        const where = { file, line: e.line, column: e.column, reason: e.reason };
+        throw new WriteError(409, `${unreadableText(resource.id, where)} A POST without after or before only creates a missing file.`);
+      }
       throw new WriteError(
         409,
         `The document "${resource.id}" already has text: POST without after or before only creates a document's first text. Add passages with POST after or before, change them with PUT.`,

@@ -5,6 +5,7 @@
 
 import { watch, type FSWatcher } from "chokidar";
 import { basename, resolve, sep } from "node:path";
+import { count } from "../../builder/count.js";
 import type { BuildReport } from "../../builder/build.js";
 import type { DocumentRebuild, Workspace } from "../../builder/workspace.js";
 import { isTemporary } from "./atomic.js";
@@ -158,14 +159,14 @@ export function describeRebuild(report: WatchReport, corpusDir: string): string[
     return [
       ...(headers.length ? [`teiHeader changed in ${headers.join(", ")}: reloading the catalogue`] : []),
       `rebuilt the corpus (${report.paths.map(rel).slice(0, 3).join(", ")}${report.paths.length > 3 ? ", ..." : ""} changed): ` +
-        `${rebuilt} document${rebuilt === 1 ? "" : "s"} rebuilt, ${b.reused} unchanged, ${b.files} files written in ${report.seconds.toFixed(2)} s` +
-        (b.warnings.length ? `, ${b.warnings.length} warnings` : ""),
+        `${count(rebuilt, "document")} rebuilt, ${b.reused} unchanged, ${count(b.files, "file")} written in ${report.seconds.toFixed(2)} s` +
+        (b.warnings.length ? `, ${count(b.warnings.length, "warning")}` : ""),
     ];
   }
   return report.documents.map(
     (d) =>
-      `rebuilt ${d.id}: ${d.mode === "unchanged" ? "unchanged" : `${d.files} file${d.files === 1 ? "" : "s"} written${d.mode === "passages" ? " (changed passages only)" : ""}`}` +
+      `rebuilt ${d.id}: ${d.mode === "unchanged" ? "unchanged" : `${count(d.files, "file")} written${d.mode === "passages" ? " (changed passages only)" : ""}`}` +
       `${d.collectionsChanged ? ", collections updated" : ""} in ${(d.seconds * 1000).toFixed(0)} ms` +
-      (d.result.warnings.length ? `, ${d.result.warnings.length} warnings` : ""),
+      (d.result.warnings.length ? `, ${count(d.result.warnings.length, "warning")}` : ""),
   );
 }
