@@ -36,6 +36,8 @@ export interface ServeOptions {
   schema?: string;
   /** Validate against a document's own local xml-model schema when no `schema` is given (default true). */
   xmlModel?: boolean;
+  /** Folders besides the corpus that xml-model schemas may come from. */
+  schemaDirs?: string[];
   /** Wait for the schema to be compiled before listening (default: compile in the background). */
   waitForSchema?: boolean;
   /** Also rebuild on changes made to the corpus by others (editors, git). */
@@ -68,7 +70,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // what rebuilds the document whose source was written but whose responses were not.
     ({ workspace, report } = await Workspace.open({ corpus: options.corpus, dist: options.dist, site }));
     locks = new DocumentLocks();
-    schemas = new SchemaValidators({ schema: options.schema, xmlModel: options.xmlModel });
+    schemas = new SchemaValidators({ schema: options.schema, xmlModel: options.xmlModel, folders: [options.corpus, ...(options.schemaDirs ?? [])] });
     const ready = schemas.ready();
     if (options.waitForSchema) await ready;
     else ready.catch((e) => options.log?.(`dts serve: ${e instanceof Error ? e.message : String(e)}`));

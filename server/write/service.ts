@@ -308,13 +308,20 @@ export class WriteService {
   private async validate(resource: ResourceNode, source: Uint8Array, plan: Plan, body: Uint8Array | undefined): Promise<void> {
     const schemas = this.options.schemas;
     if (!schemas) return;
-    const schema = schemas.schemaFor(source, resource.file);
-    if (!schema) return;
+    const choice = schemas.schemaFor(source, resource.file);
+    if (!choice) return;
+    const docs = `${this.options.docsPage}#schema-sources`;
+    if ("refused" in choice) {
+      throw new WriteError(422, `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`);
+    }
+    const schema = choice.name;
     let problems;
     try {
-      problems = await schemas.validate(schema, source, resource.file);
+      problems = await schemas.validate(choice.file, source, resource.file);
     } catch (e) {
-      throw new WriteError(500, `The schema ${basename(schema)} could not be used: ${e instanceof Error ? e.message : String(e)}`);
+      // The message may quote the schema's path: show its name only.
+      const why = (e instanceof Error ? e.message : String(e)).split(choice.file).join(choice.name);
+      throw new WriteError(422, `The schema "${choice.name}" could not be used: ${why}. Nothing was written. See ${docs}.`);
     }
     if (problems.length === 0) return;
     const shown = problems.slice(0, 5).map((p) => {
@@ -324,7 +331,7 @@ export class WriteService {
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : "";
     throw new WriteError(
       422,
-      `The document would not be valid against the schema ${basename(schema)}: ${shown.join("; ")}${more}. Nothing was written. See ${this.options.docsPage}#schema.`,
+      `The document would not be valid against the schema ${schema}: ${shown.join("; ")}${more}. Nothing was written. See ${this.options.docsPage}#schema.`,
     );
   }
 
