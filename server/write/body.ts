@@ -4,7 +4,7 @@
 // declaration is accepted, so nothing is ever expanded; only the five predefined entities
 // and character references may appear.
 
-import { type OpenTag, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
+import { type OpenTag, XmlDepthError, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
 import { DTS_NS, TEI_NS } from "../../builder/site.js";
 
 /** A request the write API refuses, with the status and the description of the error body. */
@@ -174,10 +174,11 @@ function indexOf(buf: Uint8Array, text: string, from = 0): number {
   return Buffer.from(buf.buffer, buf.byteOffset, buf.length).indexOf(needle, from);
 }
 
-function scan(body: Uint8Array, handler: Parameters<typeof scanXml>[1]): void {
+function scan(body: Uint8Array, docs: string, handler: Parameters<typeof scanXml>[1]): void {
   try {
     scanXml(body, handler);
   } catch (e) {
+    if (e instanceof XmlDepthError) throw new WriteError(422, `The body cannot be accepted: line ${e.line}, column ${e.column}: ${e.reason}. See ${docs}#depth.`);
     if (e instanceof XmlSyntaxError) throw new WriteError(400, `The body is not well-formed XML: line ${e.line}, column ${e.column}: ${e.reason}.`);
     throw e;
   }
@@ -193,7 +194,7 @@ function checkRoot(tag: OpenTag, expected: string): void {
 /** A whole TEI document (the initial form of POST): root `TEI` in the TEI namespace, no `dts:fragment`. */
 export function parseWholeBody(body: Uint8Array, docs: string): Uint8Array {
   checkBytes(body, docs);
-  scan(body, {
+  scan(body, docs, {
     open(tag, depth) {
       if (depth === 0) checkRoot(tag, `the initial form of POST expects a whole document, <TEI xmlns="${TEI_NS}">.`);
       if (tag.local === "fragment" && tag.uri === DTS_NS) {
@@ -231,7 +232,7 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
     return false;
   };
 
-  scan(body, {
+  scan(body, docs, {
     open(tag, depth) {
       if (depth === 0) checkRoot(tag, `${purpose} expects <TEI xmlns="${TEI_NS}"> holding a <dts:fragment xmlns:dts="${DTS_NS}">.`);
       const decls = new Map<string, string>();
