@@ -112,7 +112,8 @@ describe("writes that would break the citation structure or leave TEI", () => {
   });
 
   it("PUT of an <l> inside an <l>: 400", async () => {
-    await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l n="5">a <l n="6">b</l></l>`)), 400, /inside/, /line 2, column \d+/);
+    await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l n="5">a <l>b</l></l>`)), 400, /inside/, /line 2, column \d+/);
+    await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l n="5">a <l n="6">b</l></l>`)), 400, /ref="5"/);
   });
 
   it("POST @n values with the delimiter, path segments or control characters: 400 naming the value", async () => {
