@@ -15,6 +15,7 @@ import { isTemporary } from "./write/atomic.js";
 import { DEFAULT_MAX_BODY } from "./write/body.js";
 import { writesPagePath } from "./write/docs-page.js";
 import { DocumentLocks } from "./write/lock.js";
+import { forgetStale } from "./write/forget.js";
 import { SchemaValidators } from "./write/schema.js";
 import { WriteService } from "./write/service.js";
 import { CorpusWatcher, type WatchReport } from "./write/watcher.js";
@@ -96,7 +97,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     watcher = await CorpusWatcher.start({
       workspace,
       locks,
-      invalidate: (what) => (what === "all" ? reader.invalidate() : reader.invalidateDocument(what)),
+      invalidate: (stale) => forgetStale(reader, stale),
       onRebuilt: (r: WatchReport) => options.log?.(`dts serve: corpus changed (${r.paths.length} file(s)); rebuilt in ${r.seconds.toFixed(2)} s`),
       onError: (e) => options.log?.(`dts serve: watch: ${e instanceof Error ? e.message : String(e)}`),
     });
