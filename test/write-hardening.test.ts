@@ -89,6 +89,20 @@ describe("schemas named by a body's xml-model", () => {
   });
 });
 
+describe("--schema-dir", () => {
+  it("allows schemas from a folder outside the corpus", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dts-schemas-"));
+    writeFileSync(join(dir, "any.rng"), RNG);
+    const t = await writeTree({ schemaDirs: [dir] });
+    try {
+      expect((await t.write("POST", doc(LIVY), livyWith(`file://${dir}/any.rng`))).status).toBe(201);
+    } finally {
+      await t.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("writes that would break the citation structure or leave TEI", () => {
   let t: WriteTree;
   beforeAll(async () => {
@@ -130,6 +144,11 @@ describe("writes that would break the citation structure or leave TEI", () => {
   it("XInclude in a body: 400, outside content is not accepted", async () => {
     const xi = `<l n="5"><xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd" parse="text"/></l>`;
     await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(xi)), 400, /XInclude/);
+  });
+
+  it("the write rules page has the sections these errors name", async () => {
+    const page = await (await t.fetch("/api/dts/docs/writes")).text();
+    for (const id of ["schema-sources", "structure", "outside-content", "depth"]) expect(page).toContain(`<section id="${id}">`);
   });
 
   it("an ordinary edit still passes", async () => {
