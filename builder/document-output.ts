@@ -151,17 +151,22 @@ const KEEP = new Set([MANIFEST, BUILD_RECORD]);
 
 /** Removes the files of `folders` that this build did not write (passages that no longer exist). */
 function removeStale(root: string, folders: string[], written: Set<string>): void {
-  for (const folder of folders) {
-    let names: string[];
-    try {
-      names = readdirSync(join(root, folder));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!KEEP.has(name) && !written.has(`${folder}/${name}`)) rmSync(join(root, folder, name), { force: true });
-    }
+  for (const folder of folders) removeWhere(root, folder, (name) => !KEEP.has(name) && !written.has(`${folder}/${name}`));
+}
+
+/** Removes the temporary files of atomic writes (TreeWriter's `<name>.tmp-<pid>-<thread>`) a crash left in a folder. */
+function removeTemporaries(root: string, folder: string): void {
+  removeWhere(root, folder, (name) => /\.tmp-\d+-\d+$/.test(name));
+}
+
+function removeWhere(root: string, folder: string, doomed: (name: string) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, folder));
+  } catch {
+    return;
   }
+  for (const name of names) if (doomed(name)) rmSync(join(root, folder, name), { force: true });
 }
 
 /** A source already read and indexed by the caller (the write API), to save doing it twice. */
@@ -210,6 +215,8 @@ function updatePassages(site: Site, root: string, task: DocumentTask, change: Kn
     old = change.previous.source;
     oldIndex = change.previous.index;
   } else {
+    // Not handed over by a write: maybe a rebuild after a crash, which may have left a temporary file.
+    removeTemporaries(root, folder);
     old = readSource(join(root, folder, "_.xml"));
     if (!old || sourceHash(site, old) !== previous.hash) return null;
     try {

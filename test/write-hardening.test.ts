@@ -2,7 +2,7 @@
 // citation structure or leave the TEI namespace. Every case is a real request to a real server
 // over a copy of the embedded corpus; each refusal must leave the file as it was.
 
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -228,4 +228,25 @@ describe("deep nesting in a corpus file", () => {
       rmSync(work, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("a rebuild after a crash", () => {
+  it("removes the temporary file a killed rebuild left in the document's folder", async () => {
+    const work = mkdtempSync(join(tmpdir(), "dts-crash-"));
+    try {
+      const corpus = join(work, "corpus");
+      const dist = join(work, "dist");
+      cpSync(EMBEDDED, corpus, { recursive: true });
+      await build({ corpus, out: dist, site: makeSite() });
+      // Killed while writing the new whole document: the temporary file, and a source the tree does not match.
+      const folder = join(dist, "document", readdirSync(join(dist, "document")).find((f) => f.includes("phi0472.phi005"))!);
+      writeFileSync(join(folder, "_.xml.tmp-4242-0"), "");
+      const file = join(corpus, CAT_FILE);
+      writeFileSync(file, readFileSync(file, "utf8").replace("Vivamus, mea Lesbia", "Vivamus, mea Lesbia!"));
+      await build({ corpus, out: dist, site: makeSite() });
+      expect(readdirSync(folder).filter((f) => f.includes(".tmp-"))).toEqual([]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 });
