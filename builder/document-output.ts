@@ -10,6 +10,7 @@ import { CitedText } from "./citation/cited-text.js";
 import { type DocIndex, type IndexProblem, XmlSyntaxError, indexDocument } from "./citation/index.js";
 import { teiHeaderFromText } from "./metadata/tei-header.js";
 import { renderDocument } from "./render/document.js";
+import type { DtsResponse } from "./render/response.js";
 import { INDEX_FILE, MANIFEST, SIBLING_SUFFIX, documentFolder, navigationFolder, requestToPath } from "./request.js";
 import { documentResponses, textlessResponses } from "./responses.js";
 import type { Site } from "./site.js";
@@ -80,19 +81,36 @@ export function readBuildRecord(root: string, id: string): DocumentResult | null
  * source (same hash as its build record) is left as it is.
  */
 export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean, sink?: FileSink): DocumentResult {
-  const source = readSource(task.file);
+  if (inPlace) return rewriteDocument(site, root, task).result;
+  return renderAll(site, root, task, false, readSource(task.file), undefined, sink);
+}
+
+/** How a document's responses were brought up to date (see rewriteDocument). */
+export type RewriteMode = "unchanged" | "passages" | "document";
+
+/**
+ * Brings a document's responses in the tree up to date with its source, deciding how in one
+ * place: "unchanged" (same source as the tree's), "passages" (same citation structure: only the
+ * passages whose text changed, the whole document and the index are rewritten), "document"
+ * (every response rendered again). What the caller already holds (`change`) is not read again.
+ */
+export function rewriteDocument(site: Site, root: string, task: DocumentTask, change: KnownChange = {}): { result: DocumentResult; mode: RewriteMode } {
+  const source = change.next?.source ?? readSource(task.file);
   const hash = source ? sourceHash(site, source) : "";
-  if (inPlace) {
-    const previous = readBuildRecord(root, task.id);
-    if (previous && previous.hash === hash) return { ...previous, reused: true };
-    // An edit that keeps the citation structure rewrites only the passages it changed.
-    const fast = source && updatePassages(site, root, task, undefined, source);
-    if (fast) return fast;
-  }
+  const record = change.record !== undefined ? change.record : readBuildRecord(root, task.id);
+  if (record && record.hash === hash) return { result: { ...record, reused: true }, mode: "unchanged" };
+  const fast = source && updatePassages(site, root, task, { ...change, record }, source);
+  if (fast) return { result: fast, mode: "passages" };
+  return { result: renderAll(site, root, task, true, source, change.next), mode: "document" };
+}
+
+/** Renders every response of a document (its text indexed here unless `known`). */
+function renderAll(site: Site, root: string, task: DocumentTask, inPlace: boolean, source: Uint8Array | null, known?: KnownSource, sink?: FileSink): DocumentResult {
+  const hash = source ? sourceHash(site, source) : "";
   const writer = new TreeWriter(root, { atomic: inPlace, sink });
   const warnings: Warning[] = [];
-  const indexed = source ? index(task, source, warnings) : null;
-  const text = indexed instanceof CitedText ? indexed : null;
+  const read = known ? indexed(task, known, warnings) : source ? index(task, source, warnings) : null;
+  const text = read instanceof CitedText ? read : null;
   let summary: TextSummary;
   let header: DublinCore = {};
   let passages = 0;
@@ -100,10 +118,10 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
     for (const stored of documentResponses(site, text)) writer.write(stored);
     writer.writeData(`${documentFolder(task.id)}/${INDEX_FILE}`, indexToJson(text.index));
     summary = { hasText: true, maxCiteDepth: text.index.maxCiteDepth, citeStructure: text.index.citeStructure };
-    header = teiHeaderFromText(source!.toString("utf8"), task.file, warnings).dublinCore;
+    header = teiHeaderFromText(Buffer.from(source!.buffer, source!.byteOffset, source!.length).toString("utf8"), task.file, warnings).dublinCore;
     passages = text.units.length;
   } else {
-    const unreadable = indexed && !(indexed instanceof CitedText) ? indexed : undefined;
+    const unreadable = read && !(read instanceof CitedText) ? read : undefined;
     for (const stored of textlessResponses(site, task.id, unreadable)) writer.write(stored);
     summary = { hasText: false, maxCiteDepth: 0, citeStructure: [], ...(unreadable ? { unreadable } : {}) };
   }
@@ -124,12 +142,15 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
   return result;
 }
 
+function indexed(task: DocumentTask, known: KnownSource, warnings: Warning[]): CitedText {
+  for (const p of known.problems) warnings.push({ file: task.file, line: p.line, column: p.column, message: p.message });
+  return new CitedText(task.id, known.index, known.source);
+}
+
 /** The document's citable text, or (not well formed) where its XML breaks, with a warning. */
-function index(task: DocumentTask, source: Buffer, warnings: Warning[]): CitedText | UnreadableSource {
+function index(task: DocumentTask, source: Uint8Array, warnings: Warning[]): CitedText | UnreadableSource {
   try {
-    const { index, problems } = indexDocument(source);
-    for (const p of problems) warnings.push({ file: task.file, line: p.line, column: p.column, message: p.message });
-    return new CitedText(task.id, index, source);
+    return indexed(task, { source, ...indexDocument(source) }, warnings);
   } catch (e) {
     if (!(e instanceof XmlSyntaxError)) throw e;
     warnings.push({
@@ -146,17 +167,22 @@ const KEEP = new Set([MANIFEST, BUILD_RECORD]);
 
 /** Removes the files of `folders` that this build did not write (passages that no longer exist). */
 function removeStale(root: string, folders: string[], written: Set<string>): void {
-  for (const folder of folders) {
-    let names: string[];
-    try {
-      names = readdirSync(join(root, folder));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (!KEEP.has(name) && !written.has(`${folder}/${name}`)) rmSync(join(root, folder, name), { force: true });
-    }
+  for (const folder of folders) removeWhere(root, folder, (name) => !KEEP.has(name) && !written.has(`${folder}/${name}`));
+}
+
+/** Removes the temporary files of atomic writes (TreeWriter's `<name>.tmp-<pid>-<thread>`) a crash left in a folder. */
+function removeTemporaries(root: string, folder: string): void {
+  removeWhere(root, folder, (name) => /\.tmp-\d+-\d+$/.test(name));
+}
+
+function removeWhere(root: string, folder: string, doomed: (name: string) => boolean): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, folder));
+  } catch {
+    return;
   }
+  for (const name of names) if (doomed(name)) rmSync(join(root, folder, name), { force: true });
 }
 
 /** A source already read and indexed by the caller (the write API), to save doing it twice. */
@@ -164,6 +190,18 @@ export interface KnownSource {
   source: Uint8Array;
   index: DocIndex;
   problems: IndexProblem[];
+}
+
+/** What a caller of a rebuild already holds, so that it is not read, indexed or rendered again. */
+export interface KnownChange {
+  /** The new source, indexed. */
+  next?: KnownSource;
+  /** The source it replaced, indexed: used instead of the tree's copy when its hash is the build record's. */
+  previous?: { source: Uint8Array; index: DocIndex };
+  /** The build record, when read already (null: there is none). */
+  record?: DocumentResult | null;
+  /** Filled with the passages the rebuild rendered, by reference, for the caller to answer with. */
+  rendered?: Map<string, DtsResponse>;
 }
 
 /**
@@ -179,29 +217,31 @@ export interface KnownSource {
  * Returns null when the fast path does not apply (no previous output, a different structure,
  * a source that is not well formed): the caller renders the document in full.
  */
-export function updatePassages(
-  site: Site,
-  root: string,
-  task: DocumentTask,
-  known?: KnownSource,
-  read?: Uint8Array,
-): DocumentResult | null {
+function updatePassages(site: Site, root: string, task: DocumentTask, change: KnownChange, read: Uint8Array): DocumentResult | null {
   const folder = documentFolder(task.id);
-  const previous = readBuildRecord(root, task.id);
+  const previous = change.record;
   if (!previous || !previous.summary.hasText) return null;
-  const old = readSource(join(root, folder, "_.xml"));
-  if (!old || sourceHash(site, old) !== previous.hash) return null;
-  const source = known?.source ?? read ?? readSource(task.file);
-  if (!source) return null;
+  const source = change.next?.source ?? read;
   const hash = sourceHash(site, source);
   if (hash === previous.hash) return { ...previous, reused: true };
+  // The old source and index: the caller's when they are what the tree was built from, else the tree's.
+  let old: Uint8Array | null;
   let oldIndex: DocIndex;
-  try {
-    oldIndex = indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8"));
-  } catch {
-    return null;
+  if (change.previous && sourceHash(site, change.previous.source) === previous.hash) {
+    old = change.previous.source;
+    oldIndex = change.previous.index;
+  } else {
+    // Not handed over by a write: maybe a rebuild after a crash, which may have left a temporary file.
+    removeTemporaries(root, folder);
+    old = readSource(join(root, folder, "_.xml"));
+    if (!old || sourceHash(site, old) !== previous.hash) return null;
+    try {
+      oldIndex = indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8"));
+    } catch {
+      return null;
+    }
   }
-  let indexed = known;
+  let indexed = change.next;
   if (!indexed) {
     try {
       indexed = { source, ...indexDocument(source) };
@@ -229,7 +269,9 @@ export function updatePassages(
     const o = oldIndex.units[i];
     if (u.end - u.start === o.end - o.start && newBytes.subarray(u.start, u.end).equals(oldBytes.subarray(o.start, o.end))) return;
     const request = { kind: "document", id: task.id, ref: u.ref } as const;
-    rewrite(requestToPath(request)!, renderDocument(site, request, text).body);
+    const response = renderDocument(site, request, text);
+    change.rendered?.set(u.ref, response);
+    rewrite(requestToPath(request)!, response.body);
   });
   writer.writeData(`${folder}/${INDEX_FILE}`, indexToJson(index));
   const header = teiHeaderFromText(newBytes.toString("utf8"), task.file, warnings).dublinCore;

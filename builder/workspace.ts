@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type BuildReport, build } from "./build.js";
 import { type Library, type ResourceNode, fillFromHeader } from "./catalog.js";
-import { type DocumentResult, type KnownSource, documentTask, readBuildRecord, updatePassages, writeDocument } from "./document-output.js";
+import { type DocumentResult, type KnownChange, type RewriteMode, documentTask, readBuildRecord, rewriteDocument } from "./document-output.js";
 import type { HostOptions } from "./hosts/index.js";
 import { loadCatalog } from "./metadata/load.js";
 import type { DocumentMethod } from "./render/service.js";
@@ -44,8 +44,20 @@ export interface DocumentRebuild {
    * tree's), "passages" (same citation structure: only the passages whose text changed, the
    * whole document and the index were rewritten), "document" (every response rendered again).
    */
-  mode: "unchanged" | "passages" | "document";
+  mode: RewriteMode;
   seconds: number;
+}
+
+/** What readers of the tree must forget: everything, or one document (and its manifests unless kept). */
+export type Stale = "all" | { id: string; keepManifests: boolean };
+
+/**
+ * The one invalidation rule after a document's rebuild (the write API and the watcher): when
+ * what the collections say of it changed, everything; otherwise that document, keeping its
+ * manifests (statuses, Link headers) when its citation structure stayed as it was.
+ */
+export function staleAfter(r: DocumentRebuild): Stale {
+  return r.collectionsChanged ? "all" : { id: r.id, keepManifests: r.mode !== "document" };
 }
 
 export class Workspace {
@@ -104,15 +116,14 @@ export class Workspace {
    * Rewrites a document's responses after its source changed on disk, and the collection
    * responses of the document and its parents when what they say of it changed.
    */
-  rebuildDocument(id: string, known?: KnownSource): DocumentRebuild {
+  rebuildDocument(id: string, change: KnownChange = {}): DocumentRebuild {
     const started = performance.now();
     const resource = this.resource(id);
     if (!resource) throw new Error(`no resource with the id "${id}"`);
     const task = documentTask(this.options.corpus, resource);
-    const previousHeader = JSON.stringify(readBuildRecord(this.options.dist, id)?.header ?? {});
-    let result = updatePassages(this.options.site, this.options.dist, task, known);
-    const mode = result === null ? "document" : result.reused ? "unchanged" : "passages";
-    result ??= writeDocument(this.options.site, this.options.dist, task, true);
+    const record = change.record !== undefined ? change.record : readBuildRecord(this.options.dist, id);
+    const previousHeader = JSON.stringify(record?.header ?? {});
+    const { result, mode } = rewriteDocument(this.options.site, this.options.dist, task, { ...change, record });
     const before = JSON.stringify([this.libraryState.texts.get(id), resource.dublinCore]);
     this.libraryState.texts.set(id, result.summary);
     fillFromHeader(resource, result.header);

@@ -80,6 +80,7 @@ program
   .option("--max-body <size>", "largest write body accepted (bytes, or with k or M)", byteSize, 4 * 1024 * 1024)
   .option("--schema <file.rng>", "validate every written document against this RELAX NG schema")
   .option("--no-xml-model", "do not validate against a document's own local xml-model schema")
+  .option("--schema-dir <dir>", "a folder (besides the corpus) xml-model schemas may come from; repeatable", (v: string, all: string[]) => [...all, v], [] as string[])
   .option("--put-lowest-only", "accept PUT only on passages of the lowest citation level")
   .option("--watch", "with --corpus, also rebuild on changes made to the corpus by others")
   .addHelpText(
@@ -103,6 +104,7 @@ program
         maxBody: opts.maxBody,
         schema: opts.schema,
         xmlModel: opts.xmlModel,
+        schemaDirs: opts.schemaDir,
         putLowestOnly: Boolean(opts.putLowestOnly),
         watch: Boolean(opts.watch),
         log: (line) => console.log(line),

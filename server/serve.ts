@@ -15,6 +15,7 @@ import { isTemporary } from "./write/atomic.js";
 import { DEFAULT_MAX_BODY } from "./write/body.js";
 import { writesPagePath } from "./write/docs-page.js";
 import { DocumentLocks } from "./write/lock.js";
+import { forgetStale } from "./write/forget.js";
 import { SchemaValidators } from "./write/schema.js";
 import { WriteService } from "./write/service.js";
 import { CorpusWatcher, type WatchReport } from "./write/watcher.js";
@@ -36,6 +37,8 @@ export interface ServeOptions {
   schema?: string;
   /** Validate against a document's own local xml-model schema when no `schema` is given (default true). */
   xmlModel?: boolean;
+  /** Folders besides the corpus that xml-model schemas may come from. */
+  schemaDirs?: string[];
   /** Wait for the schema to be compiled before listening (default: compile in the background). */
   waitForSchema?: boolean;
   /** Also rebuild on changes made to the corpus by others (editors, git). */
@@ -68,7 +71,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // what rebuilds the document whose source was written but whose responses were not.
     ({ workspace, report } = await Workspace.open({ corpus: options.corpus, dist: options.dist, site }));
     locks = new DocumentLocks();
-    schemas = new SchemaValidators({ schema: options.schema, xmlModel: options.xmlModel });
+    schemas = new SchemaValidators({ schema: options.schema, xmlModel: options.xmlModel, folders: [options.corpus, ...(options.schemaDirs ?? [])] });
     const ready = schemas.ready();
     if (options.waitForSchema) await ready;
     else ready.catch((e) => options.log?.(`dts serve: ${e instanceof Error ? e.message : String(e)}`));
@@ -94,7 +97,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     watcher = await CorpusWatcher.start({
       workspace,
       locks,
-      invalidate: (what) => (what === "all" ? reader.invalidate() : reader.invalidateDocument(what)),
+      invalidate: (stale) => forgetStale(reader, stale),
       onRebuilt: (r: WatchReport) => options.log?.(`dts serve: corpus changed (${r.paths.length} file(s)); rebuilt in ${r.seconds.toFixed(2)} s`),
       onError: (e) => options.log?.(`dts serve: watch: ${e instanceof Error ? e.message : String(e)}`),
     });

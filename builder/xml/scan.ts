@@ -43,6 +43,16 @@ export class XmlSyntaxError extends Error {
   }
 }
 
+/**
+ * Deepest element nesting accepted: far above real TEI (a few tens of levels), and it keeps
+ * every per-element walk of the ancestors (namespace lookups, the index's parents) bounded, so
+ * scanning stays linear in the size of the input.
+ */
+export const MAX_DEPTH = 256;
+
+/** The input nests elements deeper than MAX_DEPTH. */
+export class XmlDepthError extends XmlSyntaxError {}
+
 const LT = 0x3c, GT = 0x3e, SLASH = 0x2f, BANG = 0x21, QUEST = 0x3f, EQ = 0x3d;
 const DQ = 0x22, SQ = 0x27, AMP = 0x26, LBRACKET = 0x5b, RBRACKET = 0x5d;
 
@@ -262,6 +272,10 @@ export function scanXml(
     const colon = qname.indexOf(":");
     const prefix = colon < 0 ? "" : qname.slice(0, colon);
     const local = colon < 0 ? qname : qname.slice(colon + 1);
+    if (stack.length >= MAX_DEPTH) {
+      const { line, column } = lineColumn(buf, lt);
+      throw new XmlDepthError(lt, line, column, `<${qname}> is nested deeper than ${MAX_DEPTH} levels, the limit`);
+    }
     const frame: Frame = { tag: null as unknown as OpenTag, ns };
     stack.push(frame);
     const uri = resolve(prefix, lt, false);

@@ -4,7 +4,7 @@
 // declaration is accepted, so nothing is ever expanded; only the five predefined entities
 // and character references may appear.
 
-import { type OpenTag, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
+import { type OpenTag, XmlDepthError, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
 import { DTS_NS, TEI_NS } from "../../builder/site.js";
 
 /** A request the write API refuses, with the status and the description of the error body. */
@@ -52,6 +52,8 @@ export interface FragmentItem {
   start: number;
   end: number;
   tag?: OpenTag;
+  /** Elements inside this one of its own kind (an <l> in an <l>), checked against the new index. */
+  sameKind: OpenTag[];
 }
 
 export interface FragmentBody {
@@ -66,8 +68,20 @@ export interface FragmentBody {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
+const XINCLUDE_NS = ["http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude"];
 
-function at(body: Uint8Array, offset: number): string {
+/** Content from outside the body is never pulled in: XInclude elements are refused. */
+function checkInert(tag: OpenTag, body: Uint8Array, docs: string): void {
+  if (XINCLUDE_NS.includes(tag.uri)) {
+    throw new WriteError(
+      400,
+      `The body holds an XInclude element <${tag.qname}> (${placeInBody(body, tag.start)}): bodies may not include content from outside them. Write the content itself. See ${docs}#outside-content.`,
+    );
+  }
+}
+
+/** "line L, column C" of a byte offset in a body, for messages. */
+export function placeInBody(body: Uint8Array, offset: number): string {
   const { line, column } = lineColumn(body, offset);
   return `line ${line}, column ${column}`;
 }
@@ -93,7 +107,7 @@ function checkBytes(body: Uint8Array, docs: string): void {
     if (i >= 0) {
       throw new WriteError(
         400,
-        `The body holds a ${word.slice(2)} declaration (${at(body, i)}): DOCTYPE and entity declarations are not accepted, and no entity is ever expanded. Write characters as themselves or as character references (&#x…;). See ${docs}#bodies.`,
+        `The body holds a ${word.slice(2)} declaration (${placeInBody(body, i)}): DOCTYPE and entity declarations are not accepted, and no entity is ever expanded. Write characters as themselves or as character references (&#x…;). See ${docs}#bodies.`,
       );
     }
   }
@@ -120,7 +134,7 @@ function checkBytes(body: Uint8Array, docs: string): void {
       continue;
     }
     if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
-      throw new WriteError(400, `The body is not well-formed XML: ${at(body, i)}: control character U+${c.toString(16).padStart(4, "0").toUpperCase()} is not allowed in XML.`);
+      throw new WriteError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: control character U+${c.toString(16).padStart(4, "0").toUpperCase()} is not allowed in XML.`);
     }
     if (c === 0x26) checkReference(body, i, docs);
     i++;
@@ -134,17 +148,17 @@ function checkReference(body: Uint8Array, i: number, docs: string): void {
   while (j < body.length && j - i < 40 && body[j] !== 0x3b && body[j] !== 0x26 && body[j] !== 0x3c && body[j] > 0x20) j++;
   const name = body[j] === 0x3b ? new TextDecoder().decode(body.subarray(i + 1, j)) : null;
   if (name === null) {
-    throw new WriteError(400, `The body is not well-formed XML: ${at(body, i)}: "&" must start an entity or character reference (write it as &amp;).`);
+    throw new WriteError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: "&" must start an entity or character reference (write it as &amp;).`);
   }
   if (name.startsWith("#")) {
     const code = /^#x[0-9a-fA-F]+$/.test(name) ? parseInt(name.slice(2), 16) : /^#[0-9]+$/.test(name) ? parseInt(name.slice(1), 10) : NaN;
-    if (!isXmlChar(code)) throw new WriteError(400, `The body is not well-formed XML: ${at(body, i)}: &${name}; is not a character XML allows.`);
+    if (!isXmlChar(code)) throw new WriteError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: &${name}; is not a character XML allows.`);
     return;
   }
   if (!PREDEFINED.has(name)) {
     throw new WriteError(
       400,
-      `The body uses the entity &${name}; (${at(body, i)}): only the predefined entities (&amp; &lt; &gt; &quot; &apos;) and character references are accepted, since no DOCTYPE may declare others. See ${docs}#bodies.`,
+      `The body uses the entity &${name}; (${placeInBody(body, i)}): only the predefined entities (&amp; &lt; &gt; &quot; &apos;) and character references are accepted, since no DOCTYPE may declare others. See ${docs}#bodies.`,
     );
   }
 }
@@ -166,7 +180,7 @@ function firstInvalidUtf8(body: Uint8Array): string {
       hi = mid - 1;
     }
   }
-  return `first bad byte at ${at(body, lo)}`;
+  return `first bad byte at ${placeInBody(body, lo)}`;
 }
 
 function indexOf(buf: Uint8Array, text: string, from = 0): number {
@@ -174,10 +188,11 @@ function indexOf(buf: Uint8Array, text: string, from = 0): number {
   return Buffer.from(buf.buffer, buf.byteOffset, buf.length).indexOf(needle, from);
 }
 
-function scan(body: Uint8Array, handler: Parameters<typeof scanXml>[1]): void {
+function scan(body: Uint8Array, docs: string, handler: Parameters<typeof scanXml>[1]): void {
   try {
     scanXml(body, handler);
   } catch (e) {
+    if (e instanceof XmlDepthError) throw new WriteError(422, `The body cannot be accepted: line ${e.line}, column ${e.column}: ${e.reason}. See ${docs}#depth.`);
     if (e instanceof XmlSyntaxError) throw new WriteError(400, `The body is not well-formed XML: line ${e.line}, column ${e.column}: ${e.reason}.`);
     throw e;
   }
@@ -193,13 +208,14 @@ function checkRoot(tag: OpenTag, expected: string): void {
 /** A whole TEI document (the initial form of POST): root `TEI` in the TEI namespace, no `dts:fragment`. */
 export function parseWholeBody(body: Uint8Array, docs: string): Uint8Array {
   checkBytes(body, docs);
-  scan(body, {
+  scan(body, docs, {
     open(tag, depth) {
+      checkInert(tag, body, docs);
       if (depth === 0) checkRoot(tag, `the initial form of POST expects a whole document, <TEI xmlns="${TEI_NS}">.`);
       if (tag.local === "fragment" && tag.uri === DTS_NS) {
         throw new WriteError(
           400,
-          `The body holds a dts:fragment (${at(body, tag.start)}): without after or before, POST creates the document's first text and expects the whole TEI document, without dts:fragment. To add a passage, give after or before.`,
+          `The body holds a dts:fragment (${placeInBody(body, tag.start)}): without after or before, POST creates the document's first text and expects the whole TEI document, without dts:fragment. To add a passage, give after or before.`,
         );
       }
     },
@@ -231,8 +247,9 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
     return false;
   };
 
-  scan(body, {
+  scan(body, docs, {
     open(tag, depth) {
+      checkInert(tag, body, docs);
       if (depth === 0) checkRoot(tag, `${purpose} expects <TEI xmlns="${TEI_NS}"> holding a <dts:fragment xmlns:dts="${DTS_NS}">.`);
       const decls = new Map<string, string>();
       for (const a of tag.attributes) {
@@ -242,8 +259,8 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
       ancestors[depth] = decls;
       if (tag.local === "fragment" && tag.uri === DTS_NS) {
         fragments++;
-        if (fragments > 1) throw new WriteError(400, `The body holds a second dts:fragment (${at(body, tag.start)}): one request changes one passage or one contiguous run of passages.`);
-        if (depth !== 1) throw new WriteError(400, `dts:fragment (${at(body, tag.start)}) must be a child of the TEI root.`);
+        if (fragments > 1) throw new WriteError(400, `The body holds a second dts:fragment (${placeInBody(body, tag.start)}): one request changes one passage or one contiguous run of passages.`);
+        if (depth !== 1) throw new WriteError(400, `dts:fragment (${placeInBody(body, tag.start)}) must be a child of the TEI root.`);
         fragmentDepth = depth;
         fragmentTag = tag;
         context = new Map([["xml", XML_NS]]);
@@ -251,7 +268,11 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
         return;
       }
       if (fragmentDepth < 0 || depth <= fragmentDepth) return;
-      if (depth === fragmentDepth + 1) items.push({ kind: "element", start: tag.start, end: -1, tag });
+      if (depth === fragmentDepth + 1) items.push({ kind: "element", start: tag.start, end: -1, tag, sameKind: [] });
+      else {
+        const top = items[items.length - 1];
+        if (tag.local === top.tag!.local && tag.uri === top.tag!.uri) top.sameKind.push(tag);
+      }
       inner[depth] = decls.size ? new Set(decls.keys()) : null;
       const colon = tag.qname.indexOf(":");
       const prefix = colon < 0 ? "" : tag.qname.slice(0, colon);
@@ -293,16 +314,16 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
         i++;
       } else if (c === 0x3c && body[i + 1] === 0x21 && body[i + 2] === 0x2d) {
         const close = indexOf(body, "-->", i) + 3;
-        others.push({ kind: "other", start: i, end: close });
+        others.push({ kind: "other", start: i, end: close, sameKind: [] });
         i = close;
       } else if (c === 0x3c && body[i + 1] === 0x3f) {
         const close = indexOf(body, "?>", i) + 2;
-        others.push({ kind: "other", start: i, end: close });
+        others.push({ kind: "other", start: i, end: close, sameKind: [] });
         i = close;
       } else {
         throw new WriteError(
           400,
-          `The body has text directly inside dts:fragment (${at(body, i)}): the fragment must hold only the passage element(s), with their text inside them.`,
+          `The body has text directly inside dts:fragment (${placeInBody(body, i)}): the fragment must hold only the passage element(s), with their text inside them.`,
         );
       }
     }

@@ -2,7 +2,7 @@
 // about 18 s) and kept; each validation then parses the document and checks it (tens of
 // milliseconds). Used on a worker thread by SchemaValidators, or on the calling thread.
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   ParseOption,
@@ -30,10 +30,14 @@ function registerLocalFiles(): void {
     match: (name) => name.startsWith("/") || name.startsWith("file://"),
     open: (name) => {
       try {
-        return openSync(toPath(name), "r");
+        const fd = openSync(toPath(name), "r");
+        // Included files too must be regular files (never a device that reads forever).
+        if (fstatSync(fd).isFile()) return fd;
+        closeSync(fd);
       } catch {
-        return undefined;
+        // not readable: libxml2 reports it
       }
+      return undefined;
     },
     read: (fd, buf) => {
       try {
@@ -63,11 +67,16 @@ export class SchemaEngine {
   compile(schema: string): void {
     if (this.compiled.has(schema)) return;
     registerLocalFiles();
-    const doc = XmlDocument.fromBuffer(readAll(schema), { url: schema, option: PARSE });
+    let doc: XmlDocument;
+    try {
+      doc = XmlDocument.fromBuffer(readAll(schema), { url: schema, option: PARSE });
+    } catch (e) {
+      throw new Error(`not a RELAX NG schema libxml2 can compile (it is not well-formed XML: ${describe(e)})`);
+    }
     try {
       this.compiled.set(schema, RelaxNGValidator.fromDoc(doc));
     } catch (e) {
-      throw new Error(`${schema} is not a RELAX NG schema libxml2 can compile: ${describe(e)}`);
+      throw new Error(`not a RELAX NG schema libxml2 can compile: ${describe(e)}`);
     } finally {
       doc.dispose();
     }
@@ -97,14 +106,21 @@ export class SchemaEngine {
   }
 }
 
+/** Largest schema file read (tei_all.rng is about 1 MB): no device or huge file is read whole. */
+export const MAX_SCHEMA_BYTES = 16 * 1024 * 1024;
+
 function readAll(file: string): Uint8Array {
   const fd = openSync(file, "r");
   try {
+    if (!fstatSync(fd).isFile()) throw new Error("not a regular file");
     const chunks: Buffer[] = [];
+    let size = 0;
     for (;;) {
+      if (size > MAX_SCHEMA_BYTES) throw new Error(`larger than ${MAX_SCHEMA_BYTES} bytes`);
       const buf = Buffer.alloc(1 << 20);
       const n = readSync(fd, buf, 0, buf.length, null);
       if (n <= 0) break;
+      size += n;
       chunks.push(buf.subarray(0, n));
     }
     return Buffer.concat(chunks);

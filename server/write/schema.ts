@@ -3,12 +3,12 @@
 // NG file. Schemas are compiled once, on a worker thread when the code runs compiled (the
 // server), on the calling thread from TypeScript sources (the test runner).
 
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { decodeEntities } from "../../builder/xml/scan.js";
-import { SchemaEngine, type SchemaProblem } from "./schema-engine.js";
+import { MAX_SCHEMA_BYTES, SchemaEngine, type SchemaProblem } from "./schema-engine.js";
 
 export type { SchemaProblem };
 
@@ -22,7 +22,18 @@ export interface SchemaOptions {
   xmlModel?: boolean;
   /** Validate on the calling thread even when a worker could be used. */
   inThread?: boolean;
+  /**
+   * The folders an xml-model schema may come from (the corpus, and any the operator adds with
+   * --schema-dir): a body names its own prolog, so what it names must be the operator's.
+   */
+  folders?: string[];
 }
+
+/**
+ * The schema a document is validated against: a file (and the name to show for it, relative to
+ * its folder, never a server path), or a refusal saying which rule the named schema breaks.
+ */
+export type SchemaChoice = { file: string; name: string } | { refused: string; name: string };
 
 export class SchemaValidators {
   private workerState: Worker | null = null;
@@ -66,10 +77,11 @@ export class SchemaValidators {
   }
 
   /** The schema a document is validated against, or null for none. */
-  schemaFor(source: Uint8Array, file: string): string | null {
-    if (this.schema) return this.schema;
+  schemaFor(source: Uint8Array, file: string): SchemaChoice | null {
+    if (this.schema) return { file: this.schema, name: basename(this.schema) };
     if (this.options.xmlModel === false) return null;
-    return localXmlModel(source, file);
+    const href = xmlModelHref(source);
+    return href === null ? null : allowedSchema(href, file, this.options.folders ?? [dirname(file)]);
   }
 
   compile(schema: string): Promise<void> {
@@ -115,10 +127,10 @@ export class SchemaValidators {
 }
 
 /**
- * The document's `<?xml-model href="..."?>` when it names a RELAX NG schema that is a local
- * file (a relative path or a file: URL, resolved against the document's folder).
+ * The href of the document's `<?xml-model?>` that names a RELAX NG schema as a local file (a
+ * path or a file: URL); remote schemas are not fetched.
  */
-export function localXmlModel(source: Uint8Array, file: string): string | null {
+export function xmlModelHref(source: Uint8Array): string | null {
   // The processing instructions come before the root element.
   const head = new TextDecoder().decode(source.subarray(0, Math.min(source.length, 8192)));
   const root = head.search(/<[A-Za-z_]/);
@@ -131,8 +143,32 @@ export function localXmlModel(source: Uint8Array, file: string): string | null {
     const ns = attrs.get("schematypens");
     if (ns ? ns !== RNG_NS : !/\.rng$/i.test(href)) continue;
     if (/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith("file:")) continue; // http(s): not fetched
-    const path = href.startsWith("file:") ? fileURLToPath(href) : isAbsolute(href) ? href : resolve(dirname(file), href);
-    if (existsSync(path)) return path;
+    return href;
   }
   return null;
+}
+
+/**
+ * Resolves an xml-model href against the document's folder and applies the rules: inside one of
+ * `folders`, an existing regular file, at most MAX_SCHEMA_BYTES.
+ */
+export function allowedSchema(href: string, file: string, folders: string[]): SchemaChoice {
+  let path: string;
+  try {
+    path = href.startsWith("file:") ? fileURLToPath(href) : isAbsolute(href) ? resolve(href) : resolve(dirname(file), href);
+  } catch {
+    return { refused: "it is not a usable file: URL", name: href };
+  }
+  const folder = folders.map((f) => resolve(f)).find((f) => path === f || path.startsWith(f + sep));
+  if (!folder) return { refused: "it is outside the corpus and the folders allowed for schemas (dts serve --schema-dir)", name: href };
+  const name = relative(folder, path).split(sep).join("/");
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return { refused: "it does not exist", name };
+  }
+  if (!stat.isFile()) return { refused: "it is not a regular file", name };
+  if (stat.size > MAX_SCHEMA_BYTES) return { refused: `it is larger than ${MAX_SCHEMA_BYTES / 1024 / 1024} MiB`, name };
+  return { file: path, name };
 }

@@ -17,11 +17,12 @@ import { type DtsResponse, xmlError } from "../../builder/render/response.js";
 import type { DocumentMethod } from "../../builder/render/service.js";
 import { type Site, TEI_TYPE } from "../../builder/site.js";
 import { collectionUrl, documentUrl, linkHeader, navigationUrl } from "../../builder/urls.js";
-import type { Workspace } from "../../builder/workspace.js";
+import { type Workspace, staleAfter } from "../../builder/workspace.js";
 import type { TreeReader } from "../reader.js";
 import { writeFileAtomic } from "./atomic.js";
 import { checkToken } from "./auth.js";
 import { DEFAULT_MAX_BODY, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
+import { forgetStale } from "./forget.js";
 import type { DocumentLocks } from "./lock.js";
 import type { SchemaValidators } from "./schema.js";
 import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
@@ -213,7 +214,7 @@ export class WriteService {
       lap("splice");
       await this.validate(resource, plan.next.source, plan, fragmentBody);
       lap("validate");
-      await this.commit(resource, old.source, plan.next, false);
+      const rendered = await this.commit(resource, old, plan.next, false);
       lap("commit");
       const next = new CitedText(id, plan.next.index, plan.next.source);
       let response: DtsResponse;
@@ -222,7 +223,8 @@ export class WriteService {
         // The old content, in the shape of a GET; its passage links would name what no longer exists.
         response = { ...rendered, link: linkHeader(site, [["contents", navigationUrl(site, id)], ["collection", collectionUrl(site, id)]]) };
       } else {
-        response = renderDocument(site, { id, ...plan.answer }, next);
+        // The passage the rebuild rendered already, when it is the answer (a PUT of one passage).
+        response = (plan.answer.ref !== undefined ? rendered.get(plan.answer.ref) : undefined) ?? renderDocument(site, { id, ...plan.answer }, next);
         response.status = method === "POST" ? 201 : 200;
         response.location = documentUrl(site, id, plan.answer);
       }
@@ -319,13 +321,20 @@ export class WriteService {
   private async validate(resource: ResourceNode, source: Uint8Array, plan: Plan, body: Uint8Array | undefined): Promise<void> {
     const schemas = this.options.schemas;
     if (!schemas) return;
-    const schema = schemas.schemaFor(source, resource.file);
-    if (!schema) return;
+    const choice = schemas.schemaFor(source, resource.file);
+    if (!choice) return;
+    const docs = `${this.options.docsPage}#schema-sources`;
+    if ("refused" in choice) {
+      throw new WriteError(422, `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`);
+    }
+    const schema = choice.name;
     let problems;
     try {
-      problems = await schemas.validate(schema, source, resource.file);
+      problems = await schemas.validate(choice.file, source, resource.file);
     } catch (e) {
-      throw new WriteError(500, `The schema ${basename(schema)} could not be used: ${e instanceof Error ? e.message : String(e)}`);
+      // The message may quote the schema's path: show its name only.
+      const why = (e instanceof Error ? e.message : String(e)).split(choice.file).join(choice.name);
+      throw new WriteError(422, `The schema "${choice.name}" could not be used: ${why}. Nothing was written. See ${docs}.`);
     }
     if (problems.length === 0) return;
     const shown = problems.slice(0, 5).map((p) => {
@@ -335,7 +344,7 @@ export class WriteService {
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : "";
     throw new WriteError(
       422,
-      `The document would not be valid against the schema ${basename(schema)}: ${shown.join("; ")}${more}. Nothing was written. See ${this.options.docsPage}#schema.`,
+      `The document would not be valid against the schema ${schema}: ${shown.join("; ")}${more}. Nothing was written. See ${this.options.docsPage}#schema.`,
     );
   }
 
@@ -343,9 +352,11 @@ export class WriteService {
    * Writes the new source and rebuilds the document's responses, holding the document's
    * commit lock (its readers wait) and the tree's (one rebuild at a time).
    */
-  private async commit(resource: ResourceNode, expected: Uint8Array | null, next: Indexed, reloadCatalog: boolean): Promise<void> {
+  private async commit(resource: ResourceNode, previous: CitedText | null, next: Indexed, reloadCatalog: boolean): Promise<Map<string, DtsResponse>> {
     const { locks, reader } = this.options;
     const workspace = this.options.workspace!;
+    const expected = previous?.source ?? null;
+    const rendered = new Map<string, DtsResponse>();
     await locks.serial("#tree", () =>
       locks.commit(resource.id, async () => {
         // The file may have been changed by someone else (an editor, git) since it was read.
@@ -361,10 +372,8 @@ export class WriteService {
             await workspace.rebuildAll();
             reader.invalidate();
           } else {
-            const rebuilt = workspace.rebuildDocument(resource.id, next);
-            if (rebuilt.collectionsChanged) reader.invalidate();
-            // Same structure: the manifests (statuses, Link headers) and the catalogue did not change.
-            else reader.invalidateDocument(resource.id, { manifests: rebuilt.mode !== "document", catalog: true });
+            const rebuilt = workspace.rebuildDocument(resource.id, { next, previous: previous ?? undefined, rendered });
+            forgetStale(reader, staleAfter(rebuilt));
           }
         } catch (e) {
           // The source is written; the tree is brought up to date at the next start (or build).
@@ -377,5 +386,6 @@ export class WriteService {
         }
       }),
     );
+    return rendered;
   }
 }

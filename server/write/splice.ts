@@ -8,7 +8,8 @@ import { type DocIndex, type IndexProblem, type Unit, XmlSyntaxError, indexDocum
 import { select } from "../../builder/render/selection.js";
 import { TEI_NS } from "../../builder/site.js";
 import { decodeEntities, lineColumn } from "../../builder/xml/scan.js";
-import { type FragmentBody, WriteError, lineOf } from "./body.js";
+import { type FragmentBody, WriteError, lineOf, placeInBody } from "./body.js";
+import { type Kind, checkKinds, checkNested, sourceContext, unitKind, valueProblem } from "./structure.js";
 
 export interface Indexed {
   source: Uint8Array;
@@ -62,22 +63,6 @@ export function bodyLine(source: Uint8Array, line: number, region?: Plan["region
   const last = lineOf(source, region.end);
   if (line < first || line > last) return "";
   return ` (line ${line - first + lineOf(body, region.bodyStart)} of the submitted body)`;
-}
-
-/** Namespace bindings in force at an element of the source (prefix -> URI; "" the default). */
-function sourceContext(index: DocIndex, element: number): Map<string, string> {
-  const chain: number[] = [];
-  for (let e = element; e >= 0; e = index.elements[e].parent) chain.push(e);
-  const out = new Map<string, string>();
-  for (const e of chain.reverse()) {
-    for (const decl of index.elements[e].ns) {
-      const eq = decl.indexOf("=");
-      const name = decl.slice(0, eq);
-      const value = decodeEntities(decl.slice(eq + 2, -1));
-      out.set(name === "xmlns" ? "" : name.slice(6), value);
-    }
-  }
-  return out;
 }
 
 /**
@@ -173,10 +158,12 @@ export function planPut(old: CitedText, ref: string, fb: FragmentBody, options: 
   }
   const element = fb.elements[0];
   checkNamespaces(old, old.index.elements[unit.element].parent, fb, options.docs);
+  checkKinds(fb, [unitKind(old, u)], `"${ref}" (${unit.citeType}, level ${unit.level})`, options.docs);
   const bytes = fb.body.subarray(element.start, element.end);
   const source = concat([old.source.subarray(0, unit.start), bytes, old.source.subarray(unit.end)]);
   const region = { start: unit.start, end: unit.start + bytes.length, bodyStart: element.start };
   const next = reindex(source, region, fb.body);
+  checkNested(fb, next.index, () => unit.start, options.docs);
 
   const before = shape(old.index);
   const after = shape(next.index);
@@ -218,6 +205,18 @@ function referenceAttribute(old: CitedText, u: number): { name: string; delim: s
   return pick ? { ...pick, parentRef } : null;
 }
 
+/** The element kinds of a unit and its siblings (a level may mix, say, <l> and <p>). */
+function levelKinds(old: CitedText, t: number): Kind[] {
+  const target = old.units[t];
+  const kinds: Kind[] = [];
+  for (const i of old.levels[target.level]) {
+    if (old.units[i].parent !== target.parent) continue;
+    const k = unitKind(old, i);
+    if (!kinds.some((x) => x.uri === k.uri && x.local === k.local)) kinds.push(k);
+  }
+  return kinds;
+}
+
 export function planInsert(old: CitedText, where: "after" | "before", ref: string, fb: FragmentBody, options: PlanOptions): Plan {
   const t = old.find(ref);
   if (t === undefined) {
@@ -229,17 +228,25 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
   if (fb.elements.length === 0) throw new WriteError(400, "dts:fragment holds no element: POST expects the new passage element(s) inside it.");
   const target = old.units[t];
   checkNamespaces(old, old.index.elements[target.element].parent, fb, options.docs);
+  checkKinds(fb, levelKinds(old, t), `"${ref}" (${target.citeType}, level ${target.level})`, options.docs);
 
   // Duplicates, predicted from the attribute that carries the target's own reference.
   const attr = referenceAttribute(old, t);
   const predicted: string[] = [];
   if (attr) {
     for (const e of fb.elements) {
-      const value = e.tag.attributes.find((a) => a.name === attr.name)?.value.trim();
-      if (!value) {
+      const value = e.tag.attributes.find((a) => a.name === attr.name)?.value;
+      if (value === undefined) {
         throw new WriteError(
           400,
           `The new <${e.tag.qname}> (line ${lineOf(fb.body, e.start)} of the body) has no @${attr.name}: passages at the level of "${ref}" (${target.citeType}) take their reference from @${attr.name}.`,
+        );
+      }
+      const problem = valueProblem(value, attr.delim);
+      if (problem) {
+        throw new WriteError(
+          400,
+          `The new <${e.tag.qname}> (${placeInBody(fb.body, e.start)} of the body) has @${attr.name}=${JSON.stringify(value)}, which cannot be a reference: ${problem}. See ${options.docs}#structure.`,
         );
       }
       const newRef = attr.parentRef + attr.delim + value;
@@ -280,6 +287,7 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
   const source = concat([old.source.subarray(0, at), ...pieces, old.source.subarray(at)]);
   const region = { start: regionStart, end: regionEnd, bodyStart: items[0].start };
   const next = reindex(source, region, fb.body);
+  checkNested(fb, next.index, (e) => placed.get(e)!, options.docs);
 
   const inside = (u: Unit): boolean => u.start >= regionStart && u.start < regionEnd;
   const added = next.index.units.map((u, i) => i).filter((i) => inside(next.index.units[i]));

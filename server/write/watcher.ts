@@ -7,7 +7,7 @@ import { watch, type FSWatcher } from "chokidar";
 import { basename, resolve, sep } from "node:path";
 import { count } from "../../builder/count.js";
 import type { BuildReport } from "../../builder/build.js";
-import type { DocumentRebuild, Workspace } from "../../builder/workspace.js";
+import { type DocumentRebuild, type Stale, type Workspace, staleAfter } from "../../builder/workspace.js";
 import { isTemporary } from "./atomic.js";
 import type { DocumentLocks } from "./lock.js";
 
@@ -30,7 +30,7 @@ export interface WatchOptions {
   /** After each rebuild (to print it, or to drop a reader's caches). */
   onRebuilt?: (report: WatchReport) => void;
   /** Called while the rebuilt document is still locked: drop cached reads of it ("all": of everything). */
-  invalidate?: (what: string | "all") => void;
+  invalidate?: (stale: Stale) => void;
   onError?: (error: unknown) => void;
   /** Poll instead of using file system events (network folders, some containers). */
   polling?: boolean;
@@ -121,7 +121,7 @@ export class CorpusWatcher {
     for (const id of documents) {
       const one = async (): Promise<DocumentRebuild> => {
         const r = workspace.rebuildDocument(id);
-        invalidate?.(r.collectionsChanged ? "all" : id);
+        invalidate?.(staleAfter(r));
         return r;
       };
       rebuilt.push(await guard(() => (locks ? locks.commit(id, one) : one())));
