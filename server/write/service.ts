@@ -17,6 +17,7 @@ import type { DocumentMethod } from "../../builder/render/service.js";
 import { type Site, TEI_TYPE } from "../../builder/site.js";
 import { collectionUrl, documentUrl, linkHeader, navigationUrl } from "../../builder/urls.js";
 import type { Workspace } from "../../builder/workspace.js";
+import { logValue } from "../log-value.js";
 import type { TreeReader } from "../reader.js";
 import { writeFileAtomic } from "./atomic.js";
 import { checkToken } from "./auth.js";
@@ -104,7 +105,7 @@ export class WriteService {
     if (timing.length) out.headers.set("Server-Timing", timing.map(([n, d]) => `${n};dur=${d.toFixed(1)}`).join(", "));
     const id = url.searchParams.get("id") ?? "";
     this.options.log?.(
-      `dts serve: ${method} ${id} ${response.status} ${(performance.now() - started).toFixed(0)} ms${summary ? `: ${summary}` : ""}`,
+      `dts serve: ${logValue(method)} ${logValue(id)} ${response.status} ${(performance.now() - started).toFixed(0)} ms${summary ? `: ${summary}` : ""}`,
     );
     return out;
   }
