@@ -24,6 +24,7 @@ const REASONS: Record<number, string> = {
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",
+  499: "Client Closed Request",
   500: "Internal Server Error",
 };
 

@@ -21,7 +21,7 @@ import { logValue } from "../log-value.js";
 import type { TreeReader } from "../reader.js";
 import { writeFileAtomic } from "./atomic.js";
 import { checkToken } from "./auth.js";
-import { DEFAULT_MAX_BODY, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
+import { CLIENT_ABORTED, DEFAULT_MAX_BODY, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
 import type { DocumentLocks } from "./lock.js";
 import type { SchemaValidators } from "./schema.js";
 import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
@@ -98,6 +98,7 @@ export class WriteService {
       } else {
         response = xmlError(this.options.site, e.status, e.description);
         extra = e.headers;
+        if (e.status === CLIENT_ABORTED) summary = "aborted by the client mid-body";
       }
     }
     const out = this.options.reader.send(response, request.headers);
