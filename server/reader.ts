@@ -27,7 +27,7 @@ import { CORS_HEADERS, STATIC_CACHE_CONTROL, type Site } from "../builder/site.j
 import { indexFromJson, libraryFromJson } from "../builder/stored-data.js";
 import type { ManifestEntry } from "../builder/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
-import { hasPrecompressed, readPrecompressed } from "./precompressed.js";
+import { acceptedEncodings, hasPrecompressed, readPrecompressed } from "./precompressed.js";
 import type { TreeStorage } from "./storage.js";
 
 export interface ReaderOptions {
@@ -89,15 +89,22 @@ class ResponseCache {
     return hit;
   }
   set(key: string, hit: StoredHit): void {
-    const size = hit.response.body.length;
+    const size = entrySize(key, hit);
     if (size > this.maxBytes / 16) return;
+    const old = this.map.get(key);
+    if (old) this.bytes -= entrySize(key, old);
+    this.map.delete(key);
     this.map.set(key, hit);
     this.bytes += size;
     for (const [k, v] of this.map) {
       if (this.bytes <= this.maxBytes) break;
       this.map.delete(k);
-      this.bytes -= v.response.body.length;
+      this.bytes -= entrySize(k, v);
     }
+  }
+  /** Entries and the bytes the bound counts, for tests and operators. */
+  get stats(): { entries: number; bytes: number } {
+    return { entries: this.map.size, bytes: this.bytes };
   }
   /** Bumped by clear(): a read that began before a clear must not fill the cache after it. */
   epoch = 0;
@@ -109,6 +116,13 @@ class ResponseCache {
 }
 
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+/** What an entry costs besides its body and key: the map slot, the hit and its strings, roughly. */
+const ENTRY_OVERHEAD = 512;
+
+/** The bytes an entry counts against the bound: its key (two bytes a character), body and overhead. */
+function entrySize(key: string, hit: StoredHit): number {
+  return key.length * 2 + hit.response.body.length + (hit.response.link?.length ?? 0) * 2 + ENTRY_OVERHEAD;
+}
 
 export class TreeReader {
   private library: Promise<Library> | null = null;
@@ -146,6 +160,11 @@ export class TreeReader {
 
   get site(): Site {
     return this.options.site;
+  }
+
+  /** The stored responses kept in memory: how many, and the bytes their bound counts. */
+  get cacheStats(): { entries: number; bytes: number } {
+    return this.responses.stats;
   }
 
   private generation: string | null = null;
@@ -191,7 +210,9 @@ export class TreeReader {
   }
 
   private async fromTree(path: string, headers: Headers): Promise<StoredHit | null> {
-    const key = `${path}\n${headers.get("Accept-Encoding") ?? ""}`;
+    // Keyed by the encodings the client accepts (at most four sets), never the raw header:
+    // distinct Accept-Encoding values must not each make an entry.
+    const key = `${path}\n${acceptedEncodings(headers.get("Accept-Encoding")).join(",")}`;
     const cached = this.responses.get(key);
     if (cached) return cached;
     const epoch = this.responses.epoch;

@@ -24,6 +24,7 @@ const REASONS: Record<number, string> = {
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",
+  499: "Client Closed Request",
   500: "Internal Server Error",
 };
 
@@ -36,20 +37,32 @@ export function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/**
+ * Makes echoed text safe for any error body: each character XML 1.0 forbids (C0 controls but
+ * tab, LF and CR; lone surrogates; U+FFFE, U+FFFF) becomes its `\uXXXX` spelling, so the body
+ * stays well-formed and the reader still sees which value was wrong.
+ */
+export function visible(text: string): string {
+  return text.replace(
+    /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
 /** The Document endpoint's error: an `error` element in the DTS namespace. */
 export function xmlError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
   const body =
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<error xmlns="${DTS_ERROR_NS}" statusCode="${status}">\n` +
-    `  <title>${escapeXml(title)}</title>\n` +
-    `  <description>${escapeXml(description)}</description>\n` +
+    `  <title>${escapeXml(visible(title))}</title>\n` +
+    `  <description>${escapeXml(visible(description))}</description>\n` +
     `</error>\n`;
   return { status, type: TEI_TYPE, link: linkHeader(site), body };
 }
 
 /** The Collection and Navigation endpoints' error: a Hydra Status object. */
 export function jsonError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
-  const body = json({ "@context": HYDRA_CONTEXT, "@type": "Status", statusCode: status, title, description });
+  const body = json({ "@context": HYDRA_CONTEXT, "@type": "Status", statusCode: status, title: visible(title), description: visible(description) });
   return { status, type: JSONLD_TYPE, link: linkHeader(site), body };
 }
 

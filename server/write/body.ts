@@ -19,6 +19,8 @@ export class WriteError extends Error {
 }
 
 export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** The status logged for an upload the client cut off (no one receives the answer). */
+export const CLIENT_ABORTED = 499;
 
 /**
  * Reads a request body, refusing (413) one larger than `limit` bytes as soon as the declared
@@ -32,7 +34,14 @@ export async function readBody(request: Request, limit: number, tooLarge: (limit
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client closed the connection mid-body: its event, not the server's (nginx's 499).
+      throw new WriteError(CLIENT_ABORTED, "The client closed the connection before the body was complete; nothing was written.");
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.length;
     if (size > limit) {

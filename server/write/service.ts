@@ -18,10 +18,11 @@ import type { DocumentMethod } from "../../builder/render/service.js";
 import { type Site, TEI_TYPE } from "../../builder/site.js";
 import { collectionUrl, documentUrl, linkHeader, navigationUrl } from "../../builder/urls.js";
 import { type Workspace, staleAfter } from "../../builder/workspace.js";
+import { logValue } from "../log-value.js";
 import type { TreeReader } from "../reader.js";
 import { writeFileAtomic } from "./atomic.js";
 import { checkToken } from "./auth.js";
-import { DEFAULT_MAX_BODY, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
+import { CLIENT_ABORTED, DEFAULT_MAX_BODY, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
 import { forgetStale } from "./forget.js";
 import type { DocumentLocks } from "./lock.js";
 import type { SchemaValidators } from "./schema.js";
@@ -99,6 +100,7 @@ export class WriteService {
       } else {
         response = xmlError(this.options.site, e.status, e.description);
         extra = e.headers;
+        if (e.status === CLIENT_ABORTED) summary = "aborted by the client mid-body";
       }
     }
     const out = this.options.reader.send(response, request.headers);
@@ -106,7 +108,7 @@ export class WriteService {
     if (timing.length) out.headers.set("Server-Timing", timing.map(([n, d]) => `${n};dur=${d.toFixed(1)}`).join(", "));
     const id = url.searchParams.get("id") ?? "";
     this.options.log?.(
-      `dts serve: ${method} ${id} ${response.status} ${(performance.now() - started).toFixed(0)} ms${summary ? `: ${summary}` : ""}`,
+      `dts serve: ${logValue(method)} ${logValue(id)} ${response.status} ${(performance.now() - started).toFixed(0)} ms${summary ? `: ${summary}` : ""}`,
     );
     return out;
   }
