@@ -72,6 +72,7 @@ program
   .option("--no-xml-model", "do not validate against a document's own local xml-model schema")
   .option("--put-lowest-only", "accept PUT only on passages of the lowest citation level")
   .option("--watch", "with --corpus, also rebuild on changes made to the corpus by others")
+  .option("--cors-origin <origin>", "an origin whose pages may write cross-origin (repeatable, or a comma list); reads are open to all", (v: string, all: string[]) => [...all, v], [] as string[])
   .action(async (opts) => {
     try {
       // With a corpus the tree is built (or brought up to date) first, so it may not exist yet.
@@ -89,6 +90,7 @@ program
         xmlModel: opts.xmlModel,
         putLowestOnly: Boolean(opts.putLowestOnly),
         watch: Boolean(opts.watch),
+        corsOrigins: opts.corsOrigin,
         log: (line) => console.log(line),
       });
       console.log(`dts serve: ${server.url}${site.basePath || "/"} (tree ${opts.dist})`);
