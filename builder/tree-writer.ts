@@ -33,7 +33,8 @@ export class DiskSink implements FileSink {
       this.made.add(folder);
     }
     const full = join(root, path);
-    const before = statSync(full, { throwIfNoEntry: false });
+    // Only a file replaced in place has a tag to keep distinct (see keepIdentityDistinct).
+    const before = atomic ? statSync(full, { throwIfNoEntry: false }) : undefined;
     if (atomic) {
       const temp = `${full}.tmp-${process.pid}-${threadId}`;
       writeFileSync(temp, data);
