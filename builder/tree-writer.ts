@@ -1,7 +1,7 @@
 // Writes responses into the static tree, each at the path the one request-to-path function
 // gives, and a manifest of statuses and headers per folder.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { DtsResponse } from "./render/response.js";
@@ -33,6 +33,8 @@ export class DiskSink implements FileSink {
       this.made.add(folder);
     }
     const full = join(root, path);
+    // Only a file replaced in place has a tag to keep distinct (see keepIdentityDistinct).
+    const before = atomic ? statSync(full, { throwIfNoEntry: false }) : undefined;
     if (atomic) {
       const temp = `${full}.tmp-${process.pid}-${threadId}`;
       writeFileSync(temp, data);
@@ -40,7 +42,19 @@ export class DiskSink implements FileSink {
     } else {
       writeFileSync(full, data);
     }
+    if (before) keepIdentityDistinct(full, before.mtimeMs, before.size);
   }
+}
+
+/**
+ * Hosts tag a file by its modification time in seconds and its size (nginx's ETag, see
+ * server/etag.ts): a rewrite within the same second to the same size would keep the old tag,
+ * and an editor's If-Match would match a passage that changed. Move the time on a second.
+ */
+function keepIdentityDistinct(file: string, oldMtimeMs: number, oldSize: number): void {
+  const now = statSync(file);
+  const second = Math.floor(oldMtimeMs / 1000);
+  if (now.size === oldSize && Math.floor(now.mtimeMs / 1000) <= second) utimesSync(file, now.atime, second + 1);
 }
 
 /** Keeps files in memory, to be written by another thread (see packFiles). */

@@ -83,11 +83,12 @@ program
   .option("--schema-dir <dir>", "a folder (besides the corpus) xml-model schemas may come from; repeatable", (v: string, all: string[]) => [...all, v], [] as string[])
   .option("--put-lowest-only", "accept PUT only on passages of the lowest citation level")
   .option("--watch", "with --corpus, also rebuild on changes made to the corpus by others")
+  .option("--cors-origin <origin>", "an origin whose pages may write cross-origin (repeatable, or a comma list); reads are open to all", (v: string, all: string[]) => [...all, v], [] as string[])
   .addHelpText(
     "after",
     "\nWrites (POST, PUT, DELETE of passages on the Document endpoint) are enabled with --corpus and a token\n" +
-      "in the environment variable DTS_TOKEN, which every write must carry:\n" +
-      "  DTS_TOKEN=secret dts serve --corpus corpus",
+      "in the environment variable DTS_TOKEN (at least 16 characters), which every write must carry:\n" +
+      '  DTS_TOKEN="$(openssl rand -hex 24)" dts serve --corpus corpus',
   )
   .action(async (opts) => {
     try {
@@ -107,6 +108,7 @@ program
         schemaDirs: opts.schemaDir,
         putLowestOnly: Boolean(opts.putLowestOnly),
         watch: Boolean(opts.watch),
+        corsOrigins: opts.corsOrigin,
         log: (line) => console.log(line),
       });
       // The build run at start, as `dts build` reports it: its warnings say which documents cannot be served.

@@ -20,6 +20,8 @@ export interface AppOptions {
   /** When a corpus is written to: GETs of a document wait while a write commits. */
   locks?: DocumentLocks;
   page: WritesPageOptions;
+  /** Origins whose pages may write cross-origin. */
+  origins?: string[];
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -50,12 +52,17 @@ export function createApp(options: AppOptions): Hono {
 
   app.on(["POST", "PUT", "DELETE"], "*", async (c, next) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
-    if (endpoint === "document") return writes.handle(c.req.raw);
+    if (endpoint === "document") return writes.handle(c.req.raw, clientAddress(c.env));
     if (endpoint === null) {
       return reader.send(jsonError(site, 404, `No endpoint at ${new URL(c.req.url).pathname}.`), c.req.raw.headers);
     }
     return next();
   });
 
-  return readerApp(reader, app);
+  return readerApp(reader, app, { writes: writes.enabled, origins: options.origins ?? [] });
+}
+
+/** The peer's address on Node's server (behind a proxy, the proxy's). */
+function clientAddress(env: unknown): string {
+  return (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? "";
 }

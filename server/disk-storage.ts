@@ -2,6 +2,7 @@
 
 import { readFile, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
+import { fileTag } from "./etag.js";
 import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "./precompressed.js";
 import type { StoredFile } from "./storage.js";
 
@@ -14,9 +15,8 @@ export function diskStorage(root: string): PrecompressedStorage {
       if (!full.startsWith(base + sep)) return null;
       try {
         const [body, info] = await Promise.all([readFile(full), stat(full)]);
-        // Every rewrite (temp file + rename) makes a new inode, so the inode tells two versions
-        // of a file apart even when their size and modification time are the same.
-        return { body, etag: `W/"${info.ino.toString(16)}-${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"` };
+        // nginx's tag for the same file (see etag.ts): one tag whichever of the two served it.
+        return { body, etag: fileTag(info.mtimeMs, info.size) };
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
         throw e;

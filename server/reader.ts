@@ -27,7 +27,9 @@ import { CORS_HEADERS, STATIC_CACHE_CONTROL, type Site } from "../builder/site.j
 import { indexFromJson, libraryFromJson } from "../builder/stored-data.js";
 import type { ManifestEntry } from "../builder/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
-import { acceptedEncodings, hasPrecompressed, readPrecompressed } from "./precompressed.js";
+import { type MethodPolicy, READ_ONLY, allowedMethods, preflightHeaders } from "./cors.js";
+import { contentTag, strongTag } from "./etag.js";
+import { type Encoding, SIBLING_SUFFIX, acceptedEncodings, hasPrecompressed, readPrecompressed } from "./precompressed.js";
 import type { TreeStorage } from "./storage.js";
 
 export interface ReaderOptions {
@@ -206,7 +208,32 @@ export class TreeReader {
         return response;
       }
     }
-    return this.send(await this.compute(req), headers);
+    const computed = await this.compute(req);
+    // Every Document answer carries a strong tag, for the write API's If-Match.
+    const tag = req.kind === "document" && computed.status === 200 ? await contentTag(computed.body) : undefined;
+    return this.send(computed, headers, tag, DYNAMIC_CACHE_CONTROL);
+  }
+
+  /**
+   * Every ETag a client may hold for the current answer to a GET of `url` (the file and its
+   * precompressed siblings, as nginx or this reader sends them; or the computed answer's), or
+   * none when that answer is not a 200.
+   */
+  async currentTags(url: URL): Promise<string[]> {
+    const req = parseRequest(url, this.options.site);
+    if (req === null || req.kind === "bad") return [];
+    const path = requestToPath(req);
+    const stored = path === null ? null : await this.readStored(path, new Headers());
+    if (stored) {
+      if (stored.response.status !== 200) return [];
+      const storage = this.options.storage;
+      const encodings = Object.keys(SIBLING_SUFFIX) as Encoding[];
+      const siblings = hasPrecompressed(storage) ? await Promise.all(encodings.map((e) => storage.readEncoded(path!, e))) : [];
+      const tags = await Promise.all(siblings.map((f) => (f ? strongTag(f.etag, f.body) : null)));
+      return [stored.etag!, ...tags.filter((t) => t !== null)];
+    }
+    const computed = await this.compute(req);
+    return computed.status === 200 ? [await contentTag(computed.body)] : [];
   }
 
   private async fromTree(path: string, headers: Headers): Promise<StoredHit | null> {
@@ -233,7 +260,7 @@ export class TreeReader {
     if (!file) return null;
     return {
       response: { status: entry.status, type: entry.type, link: entry.link, body: file.body },
-      etag: file.etag,
+      etag: await strongTag(file.etag, file.body),
       encoding: encoded?.encoding,
       vary: hasPrecompressed(storage),
     };
@@ -302,12 +329,12 @@ export class TreeReader {
     }
   }
 
-  send(response: DtsResponse, requestHeaders: Headers, etag?: string): Response {
+  send(response: DtsResponse, requestHeaders: Headers, etag?: string, cacheControl?: string): Response {
     const headers = new Headers({ "Content-Type": response.type, Link: response.link, ...CORS_HEADERS });
     if (response.location) headers.set("Location", response.location);
     if (etag) {
       headers.set("ETag", etag);
-      headers.set("Cache-Control", this.options.cacheControl ?? STATIC_CACHE_CONTROL);
+      headers.set("Cache-Control", cacheControl ?? this.options.cacheControl ?? STATIC_CACHE_CONTROL);
       const match = requestHeaders.get("If-None-Match");
       if (match && match.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
         headers.delete("Content-Type");
@@ -326,15 +353,15 @@ function badRequest(site: Site, bad: BadRequest): DtsResponse {
     : jsonError(site, bad.status, bad.description, bad.title);
 }
 
-/** The Hono app of the reader: GET and HEAD on every route, CORS preflight, 405 otherwise. */
-export function readerApp(reader: TreeReader, app: Hono = new Hono()): Hono {
+/**
+ * The Hono app of the reader: GET and HEAD on every route, CORS preflight, 405 otherwise
+ * (with the methods `policy` says each resource accepts).
+ */
+export function readerApp(reader: TreeReader, app: Hono = new Hono(), policy: MethodPolicy = READ_ONLY): Hono {
   const site = reader.site;
   app.options("*", (c) => {
-    const headers = new Headers(CORS_HEADERS);
-    headers.set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE, OPTIONS");
-    headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match");
-    headers.set("Access-Control-Max-Age", "86400");
-    return c.body(null, 204, Object.fromEntries(headers));
+    const endpoint = endpointOf(new URL(c.req.url).pathname, site);
+    return c.body(null, 204, { ...CORS_HEADERS, ...preflightHeaders(endpoint, policy, c.req.raw.headers) });
   });
   app.on(["GET", "HEAD"], "*", async (c) => {
     const response = await reader.answer(new URL(c.req.url), c.req.raw.headers);
@@ -343,9 +370,9 @@ export function readerApp(reader: TreeReader, app: Hono = new Hono()): Hono {
   });
   app.all("*", (c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
-    const allowed = "GET, HEAD, OPTIONS";
+    const allowed = allowedMethods(endpoint, policy).join(", ");
     const description = `${c.req.method} is not supported here; allowed: ${allowed}.` +
-      (endpoint === "document" ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
+      (endpoint === "document" && !policy.writes ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
     const response = endpoint === "document" ? xmlError(site, 405, description) : jsonError(site, 405, description);
     const out = reader.send(response, c.req.raw.headers);
     out.headers.set("Allow", allowed);

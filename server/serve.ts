@@ -8,9 +8,13 @@ import { join } from "node:path";
 import type { BuildReport } from "../builder/build.js";
 import type { Site } from "../builder/site.js";
 import { Workspace } from "../builder/workspace.js";
+import type { Server } from "node:http";
 import { createApp } from "./app.js";
+import { parseOrigins } from "./cors.js";
+import { continueOnlyIfAdmitted } from "./expect-continue.js";
 import { diskStorage } from "./disk-storage.js";
 import { TreeReader } from "./reader.js";
+import { tokenProblem } from "./write/admission.js";
 import { isTemporary } from "./write/atomic.js";
 import { DEFAULT_MAX_BODY } from "./write/body.js";
 import { writesPagePath } from "./write/docs-page.js";
@@ -45,6 +49,8 @@ export interface ServeOptions {
   watch?: boolean;
   /** Lines about writes and rebuilds (never a token). */
   log?: (line: string) => void;
+  /** Origins whose pages may write cross-origin (`--cors-origin`); reads are open to all. */
+  corsOrigins?: string[];
 }
 
 export interface RunningServer {
@@ -61,6 +67,10 @@ export interface RunningServer {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { site } = options;
+  // A token enables writes only with a corpus; then it must not be guessable.
+  const tooShort = options.corpus && options.token ? tokenProblem(options.token) : null;
+  if (tooShort) throw new Error(tooShort);
+  const origins = parseOrigins(options.corsOrigins ?? []);
   let workspace: Workspace | undefined;
   let report: BuildReport | undefined;
   let locks: DocumentLocks | undefined;
@@ -91,6 +101,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     schemas,
     docsPage: writesPagePath(site),
     log: options.log,
+    origins,
   });
   let watcher: CorpusWatcher | undefined;
   if (workspace && options.watch) {
@@ -106,6 +117,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     reader,
     writes,
     locks,
+    origins,
     page: { enabled: writes.enabled, maxBody, putLowestOnly: Boolean(options.putLowestOnly), schema: schemas?.schema, xmlModel: options.xmlModel !== false },
   });
   return new Promise((resolvePromise, reject) => {
@@ -131,6 +143,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       });
     });
     server.on("error", reject);
+    continueOnlyIfAdmitted(server as Server, writes);
   });
 }
 

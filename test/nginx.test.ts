@@ -3,8 +3,7 @@
 // stored ones must come from files (they still answer with the upstream stopped), and no
 // request reaches a file outside the tree.
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -17,46 +16,19 @@ import {
   ESCAPE_REQUESTS,
   STORED_REQUESTS,
   expectSameAnswer,
-  freePort,
   rawRequest,
 } from "./helpers/hosts-conformance.js";
+import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
-function nginxBinary(): string | null {
-  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
-    try {
-      execFileSync(candidate, ["-v"], { stdio: "ignore" });
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-
-const NGINX = nginxBinary();
 if (!NGINX) console.warn("nginx is not installed (apt-get install nginx-light): skipping the nginx integration test");
-
-async function waitForPort(port: number, proc: ChildProcess, log: () => string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (proc.exitCode !== null) throw new Error(`nginx exited (${proc.exitCode}): ${log()}`);
-    try {
-      await rawRequest(`http://127.0.0.1:${port}`, "/__ready");
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`nginx did not listen on ${port}: ${log()}`);
-}
 
 describe.skipIf(!NGINX)("nginx with the generated rules", () => {
   let work: string;
   let dist: string;
   let upstream: RunningServer;
-  let nginx: ChildProcess;
+  let nginx: RunningNginx;
   let nginxUrl: string;
-  let stderr = "";
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "dts-nginx-"));
@@ -66,41 +38,12 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
     const site = makeSite();
     await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: ["nginx"], compress: true } });
     upstream = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
-    const port = await freePort();
-    nginxUrl = `http://127.0.0.1:${port}`;
-    const rules = join(dist, "_hosts/nginx");
-    const temp = (name: string): string => `${name}_temp_path ${join(work, name)};`;
-    writeFileSync(
-      join(work, "nginx.conf"),
-      `daemon off;
-worker_processes 1;
-pid ${join(work, "nginx.pid")};
-error_log ${join(work, "error.log")} warn;
-${process.getuid?.() === 0 ? "user root root;" : ""}
-events { worker_connections 128; }
-http {
-    access_log off;
-    ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n    ")}
-    upstream dts_dynamic { server ${new URL(upstream.url).host}; keepalive 4; }
-    include ${join(rules, "dts-http.conf")};
-    server {
-        listen 127.0.0.1:${port};
-        include ${join(rules, "dts-locations.conf")};
-    }
-}
-`,
-    );
-    nginx = spawn(NGINX!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
-    nginx.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-    await waitForPort(port, nginx, () => stderr + readLog(work));
+    nginx = await startNginx(work, dist, upstream.url);
+    nginxUrl = nginx.url;
   });
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((r) => nginx.once("exit", r));
-      nginx.kill("SIGQUIT");
-      await exited;
-    }
+    await nginx?.stop();
     await upstream?.close().catch(() => undefined);
     if (work) rmSync(work, { recursive: true, force: true });
   });
@@ -168,10 +111,3 @@ http {
   });
 });
 
-function readLog(work: string): string {
-  try {
-    return readFileSync(join(work, "error.log"), "utf8");
-  } catch {
-    return "";
-  }
-}

@@ -21,10 +21,11 @@ import { type Workspace, staleAfter } from "../../builder/workspace.js";
 import { logValue } from "../log-value.js";
 import type { TreeReader } from "../reader.js";
 import { writeFileAtomic } from "./atomic.js";
-import { checkToken } from "./auth.js";
+import { WriteAdmission } from "./admission.js";
 import { CLIENT_ABORTED, DEFAULT_MAX_BODY, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
 import { forgetStale } from "./forget.js";
 import type { DocumentLocks } from "./lock.js";
+import { checkIfMatch } from "./preconditions.js";
 import type { SchemaValidators } from "./schema.js";
 import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
 
@@ -46,6 +47,8 @@ export interface WriteOptions {
   docsPage: string;
   /** One line per write (never the token). */
   log?: (line: string) => void;
+  /** Origins whose pages may write cross-origin (`--cors-origin`). */
+  origins?: string[];
 }
 
 /**
@@ -59,8 +62,17 @@ const KEEP = 8;
 
 export class WriteService {
   private readonly indexed = new Map<string, Indexed>();
+  /** The request's entry: origin, token, rate of wrong tokens, declared length. */
+  readonly admission: WriteAdmission;
 
-  constructor(private readonly options: WriteOptions) {}
+  constructor(private readonly options: WriteOptions) {
+    this.admission = new WriteAdmission({
+      token: this.enabled ? options.token : undefined,
+      maxBody: this.maxBody,
+      policy: { writes: this.enabled, origins: options.origins ?? [] },
+      docsPage: options.docsPage,
+    });
+  }
 
   /** Whether writes are accepted (a corpus and a token): then the API documentation lists them. */
   get enabled(): boolean {
@@ -75,7 +87,8 @@ export class WriteService {
     return this.options.maxBody ?? DEFAULT_MAX_BODY;
   }
 
-  async handle(request: Request): Promise<Response> {
+  /** Answers a write; `client` is its address (wrong tokens are rate-limited by it). */
+  async handle(request: Request, client = ""): Promise<Response> {
     const started = performance.now();
     const timing: [string, number][] = [];
     let mark = started;
@@ -90,9 +103,10 @@ export class WriteService {
     let extra: Record<string, string> = {};
     let summary = "";
     try {
-      const result = await this.apply(method, url, request, lap);
+      const result = await this.apply(method, url, request, client, lap);
       response = result.response;
       summary = result.summary;
+      if (result.etag) extra = { ETag: result.etag };
     } catch (e) {
       if (!(e instanceof WriteError)) {
         this.options.log?.(`dts serve: ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -105,6 +119,8 @@ export class WriteService {
     }
     const out = this.options.reader.send(response, request.headers);
     for (const [k, v] of Object.entries(extra)) out.headers.set(k, v);
+    // A body refused before it was read is not read at all: the connection is closed instead.
+    if (request.body && !request.bodyUsed) out.headers.set("Connection", "close");
     if (timing.length) out.headers.set("Server-Timing", timing.map(([n, d]) => `${n};dur=${d.toFixed(1)}`).join(", "));
     const id = url.searchParams.get("id") ?? "";
     this.options.log?.(
@@ -117,13 +133,11 @@ export class WriteService {
     method: string,
     url: URL,
     request: Request,
+    client: string,
     lap: (name: string) => void,
-  ): Promise<{ response: DtsResponse; summary: string }> {
-    const { site } = this.options;
-    const auth = checkToken(this.enabled ? this.options.token : undefined, url, request.headers);
-    if (!auth.ok) {
-      throw new WriteError(auth.status, auth.description, auth.challenge ? { "WWW-Authenticate": auth.challenge } : {});
-    }
+  ): Promise<{ response: DtsResponse; summary: string; etag?: string }> {
+    const { site, reader } = this.options;
+    this.admission.admit(url, request.headers, client);
     const workspace = this.options.workspace!;
     const q = url.searchParams;
     const get = (name: string): string | undefined => q.get(name) ?? undefined;
@@ -179,21 +193,14 @@ export class WriteService {
       if (type && NOT_XML.test(type)) {
         throw new WriteError(415, `The body's Content-Type is ${type}: send TEI XML (application/tei+xml or application/xml).`);
       }
-      body = await readBody(
-        request,
-        this.maxBody,
-        (limit) =>
-          new WriteError(
-            413,
-            `The body is larger than this server accepts (${limit} bytes). Send one passage or a few at a time; the limit is set with dts serve --max-body. See ${this.options.docsPage}#body-size.`,
-            // The rest of the body is not read: the connection cannot carry another request.
-            { Connection: "close" },
-          ),
-      );
+      body = await readBody(request, this.maxBody, this.admission.tooLarge);
       lap("read");
     }
 
+    // What the client read and names in If-Match: the passage or range it changes, or for POST the document.
+    const read = new URL(documentUrl(site, id, method === "POST" ? {} : { ref, start, end }), url);
     return this.options.locks.serial(id, async () => {
+      await checkIfMatch(reader, read, request.headers.get("if-match"), method === "POST" ? "the document" : "the passage");
       const resource = workspace.resource(id)!;
       if (method === "POST" && after === undefined && before === undefined) return this.create(resource, body!, lap);
       const old = await this.current(resource);
@@ -230,7 +237,9 @@ export class WriteService {
         response.status = method === "POST" ? 201 : 200;
         response.location = documentUrl(site, id, plan.answer);
       }
-      return { response, summary: plan.summary };
+      // A PUT answers the passage as a GET now would, with the tag to send with the next change.
+      const etag = method === "PUT" ? (await reader.currentTags(read))[0] : undefined;
+      return { response, summary: plan.summary, etag };
     });
   }
 

@@ -1,0 +1,87 @@
+// A real nginx (when installed) serving a built tree with the rules `dts build --host nginx`
+// wrote, and a `dts serve` as its upstream.
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, rawRequest } from "./hosts-conformance.js";
+
+function nginxBinary(): string | null {
+  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
+    try {
+      execFileSync(candidate, ["-v"], { stdio: "ignore" });
+      return candidate;
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+
+export const NGINX = nginxBinary();
+
+export interface RunningNginx {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function readLog(work: string): string {
+  try {
+    return readFileSync(join(work, "error.log"), "utf8");
+  } catch {
+    return "";
+  }
+}
+
+async function waitForPort(port: number, proc: ChildProcess, log: () => string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (proc.exitCode !== null) throw new Error(`nginx exited (${proc.exitCode}): ${log()}`);
+    try {
+      await rawRequest(`http://127.0.0.1:${port}`, "/__ready");
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`nginx did not listen on ${port}: ${log()}`);
+}
+
+/** Starts nginx in `work` (its config, pid, logs and temp folders go there) over the tree `dist`. */
+export async function startNginx(work: string, dist: string, upstreamUrl: string): Promise<RunningNginx> {
+  const port = await freePort();
+  const rules = join(dist, "_hosts/nginx");
+  const temp = (name: string): string => `${name}_temp_path ${join(work, name)};`;
+  writeFileSync(
+    join(work, "nginx.conf"),
+    `daemon off;
+worker_processes 1;
+pid ${join(work, "nginx.pid")};
+error_log ${join(work, "error.log")} warn;
+${process.getuid?.() === 0 ? "user root root;" : ""}
+events { worker_connections 128; }
+http {
+    access_log off;
+    ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n    ")}
+    upstream dts_dynamic { server ${new URL(upstreamUrl).host}; keepalive 4; }
+    include ${join(rules, "dts-http.conf")};
+    server {
+        listen 127.0.0.1:${port};
+        include ${join(rules, "dts-locations.conf")};
+    }
+}
+`,
+  );
+  let stderr = "";
+  const nginx = spawn(NGINX!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
+  nginx.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  await waitForPort(port, nginx, () => stderr + readLog(work));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (nginx.exitCode !== null) return;
+      const exited = new Promise((r) => nginx.once("exit", r));
+      nginx.kill("SIGQUIT");
+      await exited;
+    },
+  };
+}
