@@ -28,6 +28,9 @@ export const CORS_HEADERS: Record<string, string> = {
 /** Cache-Control of stored responses; the generated host rules send the same. */
 export const STATIC_CACHE_CONTROL = "public, max-age=300";
 
+/** The largest write body `dts serve` accepts unless told (--max-body); the nginx rules pass the same. */
+export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
 export const TEI_TYPE = "application/tei+xml";
 export const JSONLD_TYPE = "application/ld+json";
 

@@ -8,7 +8,7 @@ import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/index.js";
 import { SITE_FILE } from "../builder/request.js";
-import { type Site, makeSite } from "../builder/site.js";
+import { DEFAULT_MAX_BODY, type Site, makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
 import { printReport, warningLines, where } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";
@@ -43,6 +43,7 @@ treeOptions(program.command("build").description("build every GET response of a 
   .addOption(new Option("--host <name>").hideHelp().argParser((v: string, all: string[]) => [...all, v]).default([] as string[]))
   .option("--compress", "write .gz and .br siblings of the larger responses (nginx gzip_static, dts serve)")
   .option("--upstream <url>", "the dts serve that nginx and Apache rules send dynamic requests to", DEFAULT_UPSTREAM)
+  .option("--max-body <size>", "that dts serve's --max-body: the largest write body the rules pass to it (bytes, or with k or M)", byteSize, DEFAULT_MAX_BODY)
   .action(async (opts) => {
     try {
       if (opts.host.length) console.error("dts build: --host is deprecated here, use --target (the same values); --host stays the listen address of dts serve");
@@ -58,8 +59,8 @@ treeOptions(program.command("build").description("build every GET response of a 
         onProgress: bar?.update,
         // No host option: keep the rules the tree was last built with.
         hosts:
-          targets.length || opts.compress || opts.upstream !== DEFAULT_UPSTREAM
-            ? { hosts: parseHosts(targets), compress: Boolean(opts.compress), upstream: opts.upstream }
+          targets.length || opts.compress || opts.upstream !== DEFAULT_UPSTREAM || opts.maxBody !== DEFAULT_MAX_BODY
+            ? { hosts: parseHosts(targets), compress: Boolean(opts.compress), upstream: opts.upstream, maxBody: opts.maxBody }
             : undefined,
       });
       bar?.done();
@@ -77,7 +78,7 @@ program
   .option("--corpus <dir>", "the corpus the tree was built from (for writes)")
   .option("--port <n>", "port (0 picks a free one)", integer("--port", 0, 65535), 8080)
   .option("--host <host>", "address to listen on", "127.0.0.1")
-  .option("--max-body <size>", "largest write body accepted (bytes, or with k or M)", byteSize, 4 * 1024 * 1024)
+  .option("--max-body <size>", "largest write body accepted (bytes, or with k or M)", byteSize, DEFAULT_MAX_BODY)
   .option("--schema <file.rng>", "validate every written document against this RELAX NG schema")
   .option("--no-xml-model", "do not validate against a document's own local xml-model schema")
   .option("--schema-dir <dir>", "a folder (besides the corpus) xml-model schemas may come from; repeatable", (v: string, all: string[]) => [...all, v], [] as string[])

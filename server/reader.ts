@@ -8,7 +8,7 @@ import { CitedText } from "../builder/citation/cited-text.js";
 import { renderCollection } from "../builder/render/collection.js";
 import { renderDocument, unknownDocument, withoutText } from "../builder/render/document.js";
 import { renderNavigation } from "../builder/render/navigation.js";
-import { type DtsResponse, jsonError, xmlError } from "../builder/render/response.js";
+import { type DtsResponse, endpointError, jsonError } from "../builder/render/response.js";
 import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
 import {
   type BadRequest,
@@ -348,9 +348,7 @@ export class TreeReader {
 }
 
 function badRequest(site: Site, bad: BadRequest): DtsResponse {
-  return bad.endpoint === "document"
-    ? xmlError(site, bad.status, bad.description, bad.title)
-    : jsonError(site, bad.status, bad.description, bad.title);
+  return endpointError(site, bad.endpoint, bad.status, bad.description, bad.title);
 }
 
 /**
@@ -373,7 +371,7 @@ export function readerApp(reader: TreeReader, app: Hono = new Hono(), policy: Me
     const allowed = allowedMethods(endpoint, policy).join(", ");
     const description = `${c.req.method} is not supported here; allowed: ${allowed}.` +
       (endpoint === "document" && !policy.writes ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
-    const response = endpoint === "document" ? xmlError(site, 405, description) : jsonError(site, 405, description);
+    const response = endpointError(site, endpoint, 405, description);
     const out = reader.send(response, c.req.raw.headers);
     out.headers.set("Allow", allowed);
     return out;

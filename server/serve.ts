@@ -3,20 +3,20 @@
 
 import { serve } from "@hono/node-server";
 import { readdir, rm } from "node:fs/promises";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { BuildReport } from "../builder/build.js";
-import type { Site } from "../builder/site.js";
+import { DEFAULT_MAX_BODY, type Site } from "../builder/site.js";
 import { Workspace } from "../builder/workspace.js";
-import type { Server } from "node:http";
 import { createApp } from "./app.js";
 import { parseOrigins } from "./cors.js";
+import { answerParserRefusals } from "./client-error.js";
 import { continueOnlyIfAdmitted } from "./expect-continue.js";
 import { diskStorage } from "./disk-storage.js";
 import { TreeReader } from "./reader.js";
 import { tokenProblem } from "./write/admission.js";
 import { isTemporary } from "./write/atomic.js";
-import { DEFAULT_MAX_BODY } from "./write/body.js";
 import { writesPagePath } from "./write/docs-page.js";
 import { DocumentLocks } from "./write/lock.js";
 import { forgetStale } from "./write/forget.js";
@@ -144,6 +144,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
     server.on("error", reject);
     continueOnlyIfAdmitted(server as Server, writes);
+    answerParserRefusals(server as Server, site);
   });
 }
 

@@ -67,6 +67,9 @@ describe.skipIf(!NGINX)("If-Match through nginx", () => {
     expect(first.status).toBe(200);
     const now = await fetch(nginx.url + doc("&ref=1.3"));
     expect(await now.text()).toContain("(first)");
+    // The tree was built with --compress: no stale .gz sibling is served in place of the new file.
+    const zipped = await fetch(nginx.url + doc(), { headers: { "Accept-Encoding": "gzip" } });
+    expect(await zipped.text()).toContain("(first)");
     expect(now.headers.get("etag")).toBe(first.headers.get("etag"));
     const stale = await write("PUT", doc("&ref=1.3"), line(3, `${text} (second)`), tag);
     expect(stale.status).toBe(412);

@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../site.js";
 import type { DtsRequest } from "../request.js";
-import { type HostContext, type HostResult, type HostRules, TYPE_BY_EXTENSION, TextSink, typedByExtension } from "./common.js";
+import { type HostContext, type HostResult, type HostRules, TYPE_BY_EXTENSION, TextSink, regexLiteral, typedByExtension } from "./common.js";
 import { requestTargets, valueSpellings } from "./queries.js";
 import type { StoredEntry } from "./stored.js";
 
@@ -36,10 +36,6 @@ export function apacheString(text: string): string | null {
 /** A mod_headers value: `%` starts a format tag, so a literal one is `%%`. */
 function headerValue(text: string): string | null {
   return apacheString(text.replace(/%/g, "%%"));
-}
-
-function regexLiteral(text: string): string {
-  return text.replace(/[.^$*+?()[\]{}|\\/]/g, "\\$&");
 }
 
 const endpointPath = (req: DtsRequest): string =>

@@ -25,6 +25,8 @@ export interface HostContext {
   upstream: string;
   /** True when `.gz` and `.br` siblings were written. */
   compressed: boolean;
+  /** The largest write body the upstream accepts (its --max-body), which a proxy must pass. */
+  maxBody: number;
 }
 
 export interface HostResult {
@@ -99,6 +101,11 @@ export class TextSink {
     this.flush();
     closeSync(this.fd);
   }
+}
+
+/** `text` as a literal inside a regular expression (PCRE, as nginx and Apache use). */
+export function regexLiteral(text: string): string {
+  return text.replace(/[.^$*+?()[\]{}|\\/]/g, "\\$&");
 }
 
 export function warning(file: string, message: string): Warning {

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } 
 import { join } from "node:path";
 import { SIBLING_SUFFIX } from "../request.js";
 import type { Warning } from "../catalog.js";
-import type { Site } from "../site.js";
+import { DEFAULT_MAX_BODY, type Site } from "../site.js";
 import { ApacheRules, HTACCESS } from "./apache.js";
 import { CloudflareRules } from "./cloudflare.js";
 import { HOSTS, type HostContext, type HostName, type HostResult, type HostRules, HOSTS_FOLDER, type TreeFacts } from "./common.js";
@@ -28,6 +28,8 @@ export interface HostOptions {
   compress?: boolean;
   /** The `dts serve` that nginx and Apache send dynamic requests to. */
   upstream?: string;
+  /** That server's --max-body, when not the default: the proxy passes bodies up to it. */
+  maxBody?: number;
 }
 
 export interface HostReport {
@@ -75,7 +77,14 @@ export async function writeHostFiles(root: string, out: string, site: Site, opti
   }
   const hosts = options.hosts ?? [];
   if (!hosts.length) return report;
-  const ctx: HostContext = { root, out, site, upstream: options.upstream ?? DEFAULT_UPSTREAM, compressed: Boolean(options.compress) };
+  const ctx: HostContext = {
+    root,
+    out,
+    site,
+    upstream: options.upstream ?? DEFAULT_UPSTREAM,
+    compressed: Boolean(options.compress),
+    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+  };
   const rules = hosts.map((h) => MAKERS[h](ctx));
   for (const entry of storedEntries(root)) for (const r of rules) r.add(entry);
   const facts = hosts.some((h) => h === "netlify" || h === "cloudflare") ? treeFacts(root) : emptyFacts();

@@ -3,6 +3,7 @@
 // JSON for the others.
 
 import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, type Site, TEI_TYPE } from "../site.js";
+import type { Endpoint } from "../request.js";
 import { linkHeader } from "../urls.js";
 
 export interface DtsResponse {
@@ -21,11 +22,19 @@ const REASONS: Record<number, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
+  412: "Precondition Failed",
   413: "Payload Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   499: "Client Closed Request",
   500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
 };
 
 export function reason(status: number): string {
@@ -64,6 +73,11 @@ export function xmlError(site: Site, status: number, description: string, title 
 export function jsonError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
   const body = json({ "@context": HYDRA_CONTEXT, "@type": "Status", statusCode: status, title: visible(title), description: visible(description) });
   return { status, type: JSONLD_TYPE, link: linkHeader(site), body };
+}
+
+/** An error in the format of the endpoint it answers: XML for Document, Hydra Status JSON for the rest. */
+export function endpointError(site: Site, endpoint: Endpoint | "unknown" | null, status: number, description: string, title = reason(status)): DtsResponse {
+  return endpoint === "document" ? xmlError(site, status, description, title) : jsonError(site, status, description, title);
 }
 
 /** JSON as every response writes it: two-space indented, with a final newline. */

@@ -18,7 +18,6 @@ export class WriteError extends Error {
   }
 }
 
-export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 /** The status logged for an upload the client cut off (no one receives the answer). */
 export const CLIENT_ABORTED = 499;
 

@@ -2,7 +2,7 @@
 // wrote, and a `dts serve` as its upstream.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, rawRequest } from "./hosts-conformance.js";
 
@@ -46,11 +46,27 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string):
   throw new Error(`nginx did not listen on ${port}: ${log()}`);
 }
 
-/** Starts nginx in `work` (its config, pid, logs and temp folders go there) over the tree `dist`. */
-export async function startNginx(work: string, dist: string, upstreamUrl: string): Promise<RunningNginx> {
+/**
+ * Starts nginx in `work` (its config, pid, logs and temp folders go there) over the tree `dist`:
+ * a server block that includes the rules, or (`example`) the generated nginx.conf.example as a
+ * user would copy it, with only its listen address and upstream changed.
+ */
+export async function startNginx(work: string, dist: string, upstreamUrl: string, options: { example?: boolean } = {}): Promise<RunningNginx> {
+  mkdirSync(work, { recursive: true });
   const port = await freePort();
   const rules = join(dist, "_hosts/nginx");
   const temp = (name: string): string => `${name}_temp_path ${join(work, name)};`;
+  const upstream = `upstream dts_dynamic { server ${new URL(upstreamUrl).host}; keepalive 4; }`;
+  const site = options.example
+    ? readFileSync(join(rules, "nginx.conf.example"), "utf8")
+        .replace(/^include .*dts-upstream\.conf";$/m, upstream)
+        .replace(/^ {4}listen 80;$/m, `    listen 127.0.0.1:${port};`)
+    : `${upstream}
+    include ${join(rules, "dts-http.conf")};
+    server {
+        listen 127.0.0.1:${port};
+        include ${join(rules, "dts-locations.conf")};
+    }`;
   writeFileSync(
     join(work, "nginx.conf"),
     `daemon off;
@@ -62,12 +78,7 @@ events { worker_connections 128; }
 http {
     access_log off;
     ${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temp).join("\n    ")}
-    upstream dts_dynamic { server ${new URL(upstreamUrl).host}; keepalive 4; }
-    include ${join(rules, "dts-http.conf")};
-    server {
-        listen 127.0.0.1:${port};
-        include ${join(rules, "dts-locations.conf")};
-    }
+    ${site}
 }
 `,
   );
