@@ -1,0 +1,116 @@
+// The packed-folder layout (builder/tree/packed-folder.ts), as a reader uses it: every response
+// packed is found by name and read back byte for byte, whatever the pack size and block size;
+// names not packed are not found; the limits on pack files hold.
+
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  type FolderManifest,
+  type PackOptions,
+  type PackedEntries,
+  type PackedFolder,
+  type StoredBody,
+  entryIn,
+  isPackingFile,
+  locate,
+  packFolder,
+  parseManifest,
+} from "../builder/tree/packed-folder.js";
+
+const encoder = new TextEncoder();
+const tag = (body: Uint8Array): string => `"${createHash("sha256").update(body).digest("hex").slice(0, 24)}"`;
+const options = (o: Partial<PackOptions> = {}): PackOptions => ({ packBytes: 1000, blockEntries: 8, gen: "g1", etag: tag, ...o });
+
+/** Responses named like a document folder's, of varied sizes (one larger than a pack). */
+function responses(count: number, big = 0): StoredBody[] {
+  const out: StoredBody[] = [];
+  for (let i = 0; i < count; i++) {
+    const text = `<l n="${i}">${"arma virumque ".repeat((i * 7) % 23)}</l>`;
+    out.push({ name: `r.${Math.floor(i / 10) + 1}.${i % 10}.xml`, head: { status: 200, type: "application/tei+xml", link: `<x>; rel="n${i}"` }, body: encoder.encode(text) });
+  }
+  if (big) out.push({ name: "_.xml", head: { status: 200, type: "application/tei+xml", link: "<x>" }, body: encoder.encode("w".repeat(big)) });
+  return out;
+}
+
+/** Reads a response back as a reader would: manifest, maybe a block, then its bytes. */
+function readBack(folder: PackedFolder, name: string): { body: string; entry: PackedEntries[string] } | null {
+  const files = new Map(folder.files);
+  const manifest = parseManifest(JSON.stringify(folder.manifest))!;
+  const where = locate(manifest, name);
+  if (!where) return null;
+  const entry = "entry" in where ? where.entry : entryIn(JSON.parse(new TextDecoder().decode(files.get(where.block)!)) as PackedEntries, name);
+  if (!entry) return null;
+  const bytes = files.get(entry.file)!;
+  return { body: new TextDecoder().decode(bytes.subarray(entry.offset, entry.offset + entry.length)), entry };
+}
+
+describe("a packed folder", () => {
+  for (const [label, o] of [
+    ["packs of 1,000 bytes, blocks of 8", options()],
+    ["one pack, one manifest", options({ packBytes: 1 << 20, blockEntries: 1000 })],
+    ["one file per body (packBytes 0)", options({ packBytes: 0 })],
+    ["blocks of 1", options({ blockEntries: 1 })],
+  ] as const) {
+    it(`reads every response back byte for byte, with its head and tag: ${label}`, () => {
+      const input = responses(57, 2500);
+      const folder = packFolder(input, o);
+      for (const r of input) {
+        const got = readBack(folder, r.name);
+        expect(got, r.name).not.toBeNull();
+        expect(got!.body).toBe(new TextDecoder().decode(r.body));
+        expect(got!.entry).toMatchObject({ ...r.head, etag: tag(r.body) });
+      }
+    });
+  }
+
+  it("finds no name it does not hold, before, between or after the packed ones", () => {
+    const folder = packFolder(responses(57), options());
+    for (const name of ["", "_", "a", "r.1.0.xm", "r.1.0.xmlz", "r.3.5", "r.9.9.xml", "zzz", "__proto__", "constructor", "toString"]) {
+      expect(readBack(folder, name), name).toBeNull();
+    }
+  });
+
+  it("keeps packs within packBytes, except a body larger than it, which is alone", () => {
+    const folder = packFolder(responses(57, 2500), options());
+    const packs = folder.files.filter(([n]) => n.startsWith("_p."));
+    expect(packs.length).toBeGreaterThan(3);
+    for (const [name, data] of packs) {
+      if (data.length > 1000) expect(data.length, name).toBe(2500);
+    }
+    expect(packs.reduce((s, [, d]) => s + d.length, 0)).toBe(responses(57, 2500).reduce((s, r) => s + r.body.length, 0));
+  });
+
+  it("splits a manifest over blockEntries into blocks, and keeps a small one whole", () => {
+    const small = packFolder(responses(8), options());
+    expect(small.manifest.entries && Object.keys(small.manifest.entries)).toHaveLength(8);
+    expect(small.manifest.blocks).toBeUndefined();
+    const large = packFolder(responses(57), options());
+    expect(large.manifest.entries).toBeUndefined();
+    expect(large.manifest.blocks).toHaveLength(8);
+    expect(large.files.filter(([n]) => n.startsWith("_m.")).length).toBe(8);
+  });
+
+  it("names its files by generation, so a rewrite never overwrites what a reader may be reading", () => {
+    const a = packFolder(responses(57), options({ gen: "a1" }));
+    const b = packFolder(responses(57), options({ gen: "b2" }));
+    const names = (f: PackedFolder): string[] => f.files.map(([n]) => n);
+    expect(names(a).filter((n) => names(b).includes(n))).toEqual([]);
+    for (const n of [...names(a), ...names(b)]) expect(isPackingFile(n), n).toBe(true);
+    expect(isPackingFile("r.1.1.xml")).toBe(false);
+    expect(isPackingFile("_manifest.json")).toBe(false);
+  });
+
+  it("one file per body is the plain layout: each named as its response, whole", () => {
+    const input = responses(12);
+    const folder = packFolder(input, options({ packBytes: 0, blockEntries: 100 }));
+    expect(folder.files.map(([n]) => n).sort()).toEqual(input.map((r) => r.name).sort());
+    for (const e of Object.values(folder.manifest.entries!)) expect(e.offset).toBe(0);
+  });
+
+  it("a manifest of another version, or not JSON, is not read as one", () => {
+    expect(parseManifest('{"_.xml":{"status":200,"type":"x","link":""}}')).toBeNull();
+    expect(parseManifest("not json")).toBeNull();
+    expect(parseManifest(JSON.stringify({ v: 2, gen: "g", entries: {}, blocks: [] } satisfies FolderManifest))).toBeNull();
+    expect(parseManifest(JSON.stringify({ v: 2, gen: "g", entries: {} }))).not.toBeNull();
+  });
+});
