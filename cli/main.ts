@@ -3,12 +3,13 @@
 import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "../builder/build.js";
+import { build } from "../builder/build/build.js";
 import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
-import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/index.js";
-import { SITE_FILE } from "../builder/request.js";
-import { DEFAULT_MAX_BODY, type Site, makeSite } from "../builder/site.js";
+import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/host-files.js";
+import { SITE_FILE } from "../builder/tree/layout.js";
+import { type Site, makeSite } from "../builder/site.js";
+import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
 import { printReport, warningLines, where } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";

@@ -2,7 +2,7 @@
 // can act on first) or for tools (JSON, every warning).
 
 import { isAbsolute, join, relative, resolve } from "node:path";
-import type { BuildReport } from "../builder/build.js";
+import type { BuildReport } from "../builder/build/build.js";
 import type { Warning } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 
@@ -70,10 +70,18 @@ export function printReport(report: BuildReport, options: { json: boolean; corpu
   const lines = [
     `Built ${options.out} from ${options.corpus} in ${report.seconds.toFixed(2)} s${report.incremental ? " (incremental)" : ""}`,
     `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}${report.reused ? `, ${report.reused} unchanged` : ""}`,
+    ...(report.incremental ? [`  rebuilt    ${rebuiltLine(report)}`] : []),
     `  passages   ${report.passages}`,
     `  files      ${report.files} (${size(report.bytes)})`,
     `  warnings   ${report.warnings.length}`,
     ...warningLines(report.warnings, given),
   ];
   console.log(lines.join("\n"));
+}
+
+/** The documents an incremental build wrote, by why: "2 (1 passages changed, 1 new document)". */
+function rebuiltLine(report: BuildReport): string {
+  const written = Object.entries(report.reasons).filter(([reason]) => reason !== "source unchanged");
+  const total = written.reduce((n, [, c]) => n + (c ?? 0), 0);
+  return total ? `${total} (${written.map(([reason, c]) => `${c} ${reason}`).join(", ")})` : "none";
 }

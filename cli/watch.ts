@@ -5,8 +5,8 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { count } from "../builder/count.js";
 import { makeSite } from "../builder/site.js";
-import { Workspace } from "../builder/workspace.js";
-import { CorpusWatcher, describeRebuild } from "../server/write/watcher.js";
+import { Workspace } from "../builder/build/workspace.js";
+import { CorpusWatcher, describeRebuild } from "../builder/build/watcher.js";
 import { treeOptions } from "./options.js";
 
 /** `--max-body 4MiB`, `--max-body 500k`, `--max-body 1048576`. */

@@ -6,10 +6,10 @@ import { Hono } from "hono";
 import { jsonError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
-import { CORS_HEADERS } from "../builder/site.js";
+import { CORS_HEADERS } from "../builder/wire.js";
 import { docsUrl } from "../builder/urls.js";
 import { TreeReader, readerApp } from "./reader.js";
-import type { DocumentLocks } from "./write/lock.js";
+import type { DocumentLocks } from "../builder/build/locks.js";
 import { renderWritesPage, writesPagePath, type WritesPageOptions } from "./write/docs-page.js";
 import type { WriteService } from "./write/service.js";
 

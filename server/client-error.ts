@@ -7,7 +7,8 @@ import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type DtsResponse, endpointError, reason } from "../builder/render/response.js";
 import { endpointOf } from "../builder/request.js";
-import { CORS_HEADERS, type Site } from "../builder/site.js";
+import { type Site } from "../builder/site.js";
+import { CORS_HEADERS } from "../builder/wire.js";
 
 /** The API's answer to a request the HTTP parser refused, or null when none is owed (a reset). */
 export function parserRefusal(site: Site, code: string | undefined, rawPacket: Buffer | undefined): DtsResponse | null {

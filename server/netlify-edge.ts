@@ -3,7 +3,7 @@
 // handler with its route; the tree is the site's publish directory.
 
 import type { Hono } from "hono";
-import { SITE_FILE } from "../builder/request.js";
+import { SITE_FILE } from "../builder/tree/layout.js";
 import type { Site } from "../builder/site.js";
 import { fetchStorage } from "./fetch-storage.js";
 import { TreeReader, readerApp } from "./reader.js";

@@ -2,7 +2,7 @@
 // storage that can read them lets the reader send the compressed bytes as they are, with
 // Content-Encoding and Vary, when the client accepts that encoding.
 
-import { type Encoding, SIBLING_SUFFIX } from "../builder/request.js";
+import { type Encoding, SIBLING_SUFFIX } from "../builder/tree/layout.js";
 import type { StoredFile, TreeStorage } from "./storage.js";
 
 export { type Encoding, SIBLING_SUFFIX };

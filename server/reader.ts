@@ -10,22 +10,12 @@ import { renderDocument, unknownDocument, withoutText } from "../builder/render/
 import { renderNavigation } from "../builder/render/navigation.js";
 import { type DtsResponse, endpointError, jsonError } from "../builder/render/response.js";
 import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
-import {
-  type BadRequest,
-  CATALOG_FILE,
-  type DtsRequest,
-  GENERATION_FILE,
-  INDEX_FILE,
-  MANIFEST,
-  documentFolder,
-  endpointOf,
-  navigationFolder,
-  parseRequest,
-  requestToPath,
-} from "../builder/request.js";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL, type Site } from "../builder/site.js";
-import { indexFromJson, libraryFromJson } from "../builder/stored-data.js";
-import type { ManifestEntry } from "../builder/tree-writer.js";
+import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
+import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath } from "../builder/tree/layout.js";
+import { type Site } from "../builder/site.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../builder/wire.js";
+import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
+import type { ManifestEntry } from "../builder/tree/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
 import { type MethodPolicy, READ_ONLY, allowedMethods, preflightHeaders } from "./cors.js";
 import { contentTag, strongTag } from "./etag.js";

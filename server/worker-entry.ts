@@ -4,7 +4,7 @@
 // wrangler configuration that bundles this module.
 
 import type { Hono } from "hono";
-import { SITE_FILE } from "../builder/request.js";
+import { SITE_FILE } from "../builder/tree/layout.js";
 import type { Site } from "../builder/site.js";
 import { fetchStorage } from "./fetch-storage.js";
 import { TreeReader, readerApp } from "./reader.js";

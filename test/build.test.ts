@@ -6,8 +6,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../builder/build.js";
-import { documentFolder, navigationFolder } from "../builder/request.js";
+import { build } from "../builder/build/build.js";
+import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
 import { EMBEDDED, PROJECT, snapshotTree } from "./helpers/tree.js";

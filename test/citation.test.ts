@@ -3,10 +3,10 @@
 
 import { describe, expect, it } from "vitest";
 import { CitedText } from "../builder/citation/cited-text.js";
-import { indexDocument } from "../builder/citation/index.js";
+import { indexDocument } from "../builder/citation/indexer.js";
 import { XPathError, compilePath } from "../builder/citation/xpath.js";
 import { renderNavigation } from "../builder/render/navigation.js";
-import { encodeName, requestToPath } from "../builder/request.js";
+import { encodeName, requestToPath } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
 import { type OpenTag, XmlSyntaxError, scanXml } from "../builder/xml/scan.js";
 

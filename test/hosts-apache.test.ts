@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../builder/build.js";
+import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, STORED_REQUESTS, expectSameAnswer, freePort, rawRequest } from "./helpers/hosts-conformance.js";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build as esbuild } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../builder/build.js";
+import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, STORED_REQUESTS, expectSameAnswer, rawRequest } from "./helpers/hosts-conformance.js";

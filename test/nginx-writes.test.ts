@@ -6,7 +6,7 @@ import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../builder/build.js";
+import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";

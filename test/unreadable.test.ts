@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { corpusName } from "../builder/document-output.js";
+import { corpusName } from "../builder/build/document-output.js";
 import { errorOf, TEI_NS, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentFolder, encodeName } from "../builder/request.js";
+import { documentFolder, encodeName } from "../builder/tree/layout.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 
 const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../builder/build.js";
+import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { EMBEDDED } from "./helpers/tree.js";
 import { type WriteTree, TEI_NS, errorOf, fragment, writeTree } from "./helpers/write-server.js";

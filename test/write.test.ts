@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentFolder, navigationFolder } from "../builder/request.js";
+import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { API_DOC_REL, EMBEDDED, links, serveCorpus, snapshotTree } from "./helpers/tree.js";
 import { DTS_NS, TEI_NS, TOKEN, type WriteTree, changedLines, errorOf, fragment, writeTree } from "./helpers/write-server.js";
 

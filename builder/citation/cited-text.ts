@@ -1,7 +1,7 @@
 // A document's source with its citation index, and the look-ups every response needs:
 // a unit by reference, its neighbours at its level, its descendants at a deeper level.
 
-import type { DocIndex, Unit } from "./index.js";
+import type { DocIndex, Unit } from "./indexer.js";
 
 export class CitedText {
   private readonly byRef = new Map<string, number>();

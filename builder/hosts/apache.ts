@@ -10,7 +10,7 @@
 // Everything else, including direct requests for the tree's files, goes to `dts serve`.
 
 import { join } from "node:path";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../site.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import type { DtsRequest } from "../request.js";
 import { type HostContext, type HostResult, type HostRules, TYPE_BY_EXTENSION, TextSink, regexLiteral, typedByExtension } from "./common.js";
 import { requestTargets, valueSpellings } from "./queries.js";

@@ -8,7 +8,7 @@
 import { appendFileSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Warning } from "../catalog.js";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../site.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import { type HostContext, type HostResult, type HostRules, HOSTS_FOLDER, TextSink, type TreeFacts, packageModule } from "./common.js";
 import { LIMITS, checkLimit } from "./limits.js";
 import { requestUrl } from "../urls.js";

@@ -14,7 +14,7 @@
 // case goes upstream.
 
 import { join } from "node:path";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../site.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import { linkHeader } from "../urls.js";
 import {
   type HostContext,

@@ -7,9 +7,9 @@ import { readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { SIBLING_SUFFIX } from "../request.js";
-import { MANIFEST } from "../request.js";
-import type { Manifest } from "../tree-writer.js";
+import { SIBLING_SUFFIX } from "../tree/layout.js";
+import { MANIFEST } from "../tree/layout.js";
+import type { Manifest } from "../tree/tree-writer.js";
 import { HOSTS_FOLDER } from "./common.js";
 
 /** Smaller responses gain little, and cost a file each. */

@@ -5,7 +5,8 @@
 // server would read. Other spellings are not lost: they go to the dynamic reader, which
 // answers them the same way.
 
-import { type DtsRequest, parseRequest, requestToPath } from "../request.js";
+import { type DtsRequest, parseRequest } from "../request.js";
+import { requestToPath } from "../tree/layout.js";
 import type { Site } from "../site.js";
 import { encodeQueryValue, requestUrl } from "../urls.js";
 

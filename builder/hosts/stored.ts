@@ -4,9 +4,10 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CATALOG_FILE, type DtsRequest, INDEX_FILE, MANIFEST, documentFolder, requestToPath } from "../request.js";
-import { indexFromJson, libraryFromJson } from "../stored-data.js";
-import type { Manifest, ManifestEntry } from "../tree-writer.js";
+import { type DtsRequest } from "../request.js";
+import { CATALOG_FILE, INDEX_FILE, MANIFEST, documentFolder, requestToPath } from "../tree/layout.js";
+import { indexFromJson, libraryFromJson } from "../tree/stored-data.js";
+import type { Manifest, ManifestEntry } from "../tree/tree-writer.js";
 
 export interface StoredEntry {
   request: DtsRequest;

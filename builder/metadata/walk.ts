@@ -66,3 +66,13 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/** The temporary file an atomic write of a corpus file uses (hidden, so loaders and watchers skip it). */
+export function temporaryName(name: string, unique: string): string {
+  return `.${name}.dts-${unique}.tmp`;
+}
+
+/** True for a temporary file of an atomic write, which a crash may have left. */
+export function isTemporary(file: string): boolean {
+  return /^\..*\.dts-[0-9a-f]+\.tmp$/.test(basename(file));
+}

@@ -2,8 +2,9 @@
 
 import type { UnreadableSource } from "../catalog.js";
 import type { CitedText } from "../citation/cited-text.js";
-import type { DocIndex } from "../citation/index.js";
-import { DTS_NS, type Site, TEI_NS, TEI_TYPE } from "../site.js";
+import type { DocIndex } from "../citation/indexer.js";
+import { type Site } from "../site.js";
+import { DTS_NS, TEI_NS, TEI_TYPE } from "../wire.js";
 import { type LinkRel, collectionUrl, documentUrl, linkHeader, navigationUrl } from "../urls.js";
 import { type DtsResponse, jsonError, xmlError } from "./response.js";
 import { type Selection, select } from "./selection.js";

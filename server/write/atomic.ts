@@ -6,11 +6,7 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, chmod, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-
-/** Names of temporary files (hidden, so corpus loaders and watchers skip them). */
-export function isTemporary(file: string): boolean {
-  return /^\..*\.dts-[0-9a-f]+\.tmp$/.test(basename(file));
-}
+import { temporaryName } from "../../builder/metadata/walk.js";
 
 export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
   // A corpus may link in texts kept elsewhere: the text itself is replaced, not the link (a
@@ -18,7 +14,7 @@ export async function writeFileAtomic(path: string, data: Uint8Array): Promise<v
   const file = await realpath(path).catch(() => path);
   const folder = dirname(file);
   await mkdir(folder, { recursive: true });
-  const temp = join(folder, `.${basename(file)}.dts-${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(folder, temporaryName(basename(file), randomBytes(6).toString("hex")));
   let handle: FileHandle | null = null;
   try {
     handle = await open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY, 0o644);

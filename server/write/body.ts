@@ -5,7 +5,7 @@
 // and character references may appear.
 
 import { type OpenTag, XmlDepthError, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
-import { DTS_NS, TEI_NS } from "../../builder/site.js";
+import { DTS_NS, TEI_NS } from "../../builder/wire.js";
 
 /** A request the write API refuses, with the status and the description of the error body. */
 export class WriteError extends Error {

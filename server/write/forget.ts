@@ -1,7 +1,7 @@
 // What a reader of the tree forgets after a rebuild, for the write API and the watcher alike
 // (the rule itself is the workspace's staleAfter).
 
-import type { Stale } from "../../builder/workspace.js";
+import type { Stale } from "../../builder/build/workspace.js";
 import type { TreeReader } from "../reader.js";
 
 export function forgetStale(reader: TreeReader, stale: Stale): void {

@@ -4,9 +4,9 @@
 // refused unless the citation structure is exactly the old one with the intended change.
 
 import { CitedText } from "../../builder/citation/cited-text.js";
-import { type DocIndex, type IndexProblem, type Unit, XmlSyntaxError, indexDocument } from "../../builder/citation/index.js";
+import { type DocIndex, type IndexProblem, type Unit, XmlSyntaxError, indexDocument } from "../../builder/citation/indexer.js";
 import { select } from "../../builder/render/selection.js";
-import { TEI_NS } from "../../builder/site.js";
+import { TEI_NS } from "../../builder/wire.js";
 import { decodeEntities, lineColumn } from "../../builder/xml/scan.js";
 import { type FragmentBody, WriteError, lineOf, placeInBody } from "./body.js";
 import { type Kind, checkKinds, checkNested, sourceContext, unitKind, valueProblem } from "./structure.js";

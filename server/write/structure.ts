@@ -4,8 +4,8 @@
 // character. The index knows units by offsets only, so element kinds are read from start tags.
 
 import type { CitedText } from "../../builder/citation/cited-text.js";
-import type { DocIndex } from "../../builder/citation/index.js";
-import { TEI_NS } from "../../builder/site.js";
+import type { DocIndex } from "../../builder/citation/indexer.js";
+import { TEI_NS } from "../../builder/wire.js";
 import { decodeEntities } from "../../builder/xml/scan.js";
 import { type FragmentBody, WriteError, placeInBody } from "./body.js";
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BuildReport, build } from "../../builder/build.js";
+import { type BuildReport, build } from "../../builder/build/build.js";
 import { type Site, makeSite } from "../../builder/site.js";
 import { type RunningServer, startServer } from "../../server/serve.js";
 

@@ -5,11 +5,11 @@
 
 import { watch, type FSWatcher } from "chokidar";
 import { basename, resolve, sep } from "node:path";
-import { count } from "../../builder/count.js";
-import type { BuildReport } from "../../builder/build.js";
-import { type DocumentRebuild, type Stale, type Workspace, staleAfter } from "../../builder/workspace.js";
-import { isTemporary } from "./atomic.js";
-import type { DocumentLocks } from "./lock.js";
+import { count } from "../count.js";
+import type { BuildReport } from "./build.js";
+import { type DocumentRebuild, type Stale, type Workspace, staleAfter } from "./workspace.js";
+import { isTemporary } from "../metadata/walk.js";
+import type { DocumentLocks } from "./locks.js";
 
 export interface WatchReport {
   /** "documents": only TEI files of known documents changed; "corpus": the catalogue was reloaded. */
@@ -165,7 +165,7 @@ export function describeRebuild(report: WatchReport, corpusDir: string): string[
   }
   return report.documents.map(
     (d) =>
-      `rebuilt ${d.id}: ${d.mode === "unchanged" ? "unchanged" : `${count(d.files, "file")} written${d.mode === "passages" ? " (changed passages only)" : ""}`}` +
+      `rebuilt ${d.id}: ${d.plan.mode === "unchanged" ? "unchanged" : `${count(d.files, "file")} written (${d.plan.mode === "passages" ? "changed passages only" : d.plan.reason})`}` +
       `${d.collectionsChanged ? ", collections updated" : ""} in ${(d.seconds * 1000).toFixed(0)} ms` +
       (d.result.warnings.length ? `, ${count(d.result.warnings.length, "warning")}` : ""),
   );

@@ -1,8 +1,8 @@
 // The data files beside the responses: a document's citation index and the catalogue, in
 // compact JSON, so a reader on any runtime can compute what the tree does not hold.
 
-import type { CatalogNode, Library, TextSummary } from "./catalog.js";
-import type { DocIndex } from "./citation/index.js";
+import type { CatalogNode, Library, TextSummary } from "../catalog.js";
+import type { DocIndex } from "../citation/indexer.js";
 
 const INDEX_VERSION = 1;
 

@@ -4,9 +4,9 @@
 import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
-import type { DtsResponse } from "./render/response.js";
-import { GENERATION_FILE, MANIFEST, requestToPath } from "./request.js";
-import type { Stored } from "./responses.js";
+import type { DtsResponse } from "../render/response.js";
+import { GENERATION_FILE, MANIFEST, requestToPath } from "./layout.js";
+import type { Stored } from "../responses.js";
 
 export interface ManifestEntry {
   status: number;

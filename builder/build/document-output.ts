@@ -5,17 +5,18 @@
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "./catalog.js";
-import { CitedText } from "./citation/cited-text.js";
-import { type DocIndex, type IndexProblem, XmlSyntaxError, indexDocument } from "./citation/index.js";
-import { teiHeaderFromText } from "./metadata/tei-header.js";
-import { renderDocument } from "./render/document.js";
-import type { DtsResponse } from "./render/response.js";
-import { INDEX_FILE, MANIFEST, SIBLING_SUFFIX, documentFolder, navigationFolder, requestToPath } from "./request.js";
-import { documentResponses, textlessResponses } from "./responses.js";
-import type { Site } from "./site.js";
-import { indexFromJson, indexToJson } from "./stored-data.js";
-import { type FileSink, TreeWriter } from "./tree-writer.js";
+import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "../catalog.js";
+import { CitedText } from "../citation/cited-text.js";
+import { type DocIndex, type IndexProblem, XmlSyntaxError, indexDocument } from "../citation/indexer.js";
+import { teiHeaderFromText } from "../metadata/tei-header.js";
+import { renderDocument } from "../render/document.js";
+import type { DtsResponse } from "../render/response.js";
+import { INDEX_FILE, MANIFEST, SIBLING_SUFFIX, documentFolder, navigationFolder, requestToPath } from "../tree/layout.js";
+import { documentResponses, textlessResponses } from "../responses.js";
+import type { Site } from "../site.js";
+import { indexFromJson, indexToJson } from "../tree/stored-data.js";
+import { type FileSink, TreeWriter } from "../tree/tree-writer.js";
+import { type DocumentPlan, type PlanFacts, type PlanReason, planDocument } from "./plan.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
 export const OUTPUT_VERSION = 2;
@@ -52,6 +53,8 @@ export interface DocumentResult {
   bytes: number;
   /** True when the previous tree's output was kept as it was. */
   reused: boolean;
+  /** Why it was written as it was (not part of the build record on disk). */
+  reason?: PlanReason;
 }
 
 export function sourceHash(site: Site, source: Uint8Array): string {
@@ -82,26 +85,36 @@ export function readBuildRecord(root: string, id: string): DocumentResult | null
  */
 export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean, sink?: FileSink): DocumentResult {
   if (inPlace) return rewriteDocument(site, root, task).result;
-  return renderAll(site, root, task, false, readSource(task.file), undefined, sink);
+  return { ...renderAll(site, root, task, false, readSource(task.file), undefined, sink), reason: "full build" };
 }
 
-/** How a document's responses were brought up to date (see rewriteDocument). */
-export type RewriteMode = "unchanged" | "passages" | "document";
-
 /**
- * Brings a document's responses in the tree up to date with its source, deciding how in one
- * place: "unchanged" (same source as the tree's), "passages" (same citation structure: only the
- * passages whose text changed, the whole document and the index are rewritten), "document"
- * (every response rendered again). What the caller already holds (`change`) is not read again.
+ * Brings a document's responses in the tree up to date with its source, as `planDocument`
+ * decides from what is gathered here: the source now, the build record, and (only when the
+ * source changed, the one case the plan needs them) the index the tree was built from and the
+ * index of the new source. What the caller already holds (`change`) is not read again.
  */
-export function rewriteDocument(site: Site, root: string, task: DocumentTask, change: KnownChange = {}): { result: DocumentResult; mode: RewriteMode } {
+export function rewriteDocument(site: Site, root: string, task: DocumentTask, change: KnownChange = {}): { result: DocumentResult; plan: DocumentPlan } {
   const source = change.next?.source ?? readSource(task.file);
   const hash = source ? sourceHash(site, source) : "";
   const record = change.record !== undefined ? change.record : readBuildRecord(root, task.id);
-  if (record && record.hash === hash) return { result: { ...record, reused: true }, mode: "unchanged" };
-  const fast = source && updatePassages(site, root, task, { ...change, record }, source);
-  if (fast) return { result: fast, mode: "passages" };
-  return { result: renderAll(site, root, task, true, source, change.next), mode: "document" };
+  const facts: PlanFacts = { hash, record: record && { hash: record.hash, hasText: record.summary.hasText } };
+  let old: EarlierOutput | null = null;
+  let next: KnownSource | null = null;
+  if (record && record.hash !== hash && record.summary.hasText && source) {
+    old = earlierOutput(site, root, task, record, change);
+    next = old && (change.next ?? indexedOrNull(source));
+    facts.oldIndex = old?.index ?? null;
+    facts.newIndex = next?.index ?? null;
+  }
+  const plan = planDocument(facts);
+  const result =
+    plan.mode === "unchanged"
+      ? { ...record!, reused: true }
+      : plan.mode === "passages"
+        ? writePassages(site, root, task, old!, next!, hash, change.rendered)
+        : renderAll(site, root, task, true, source, change.next);
+  return { result: { ...result, reason: plan.reason }, plan };
 }
 
 /** Renders every response of a document (its text indexed here unless `known`). */
@@ -204,58 +217,62 @@ export interface KnownChange {
   rendered?: Map<string, DtsResponse>;
 }
 
+/** The source and index the tree was built from: the caller's when it holds them, else the tree's copy. */
+interface EarlierOutput {
+  source: Uint8Array;
+  index: DocIndex;
+}
+
+/**
+ * The tree's own copy of the source and its index, trusted only when the copy's hash is the
+ * build record's; null when either is missing or not the one the record names.
+ */
+function earlierOutput(site: Site, root: string, task: DocumentTask, record: DocumentResult, change: KnownChange): EarlierOutput | null {
+  if (change.previous && sourceHash(site, change.previous.source) === record.hash) return change.previous;
+  const folder = documentFolder(task.id);
+  // Not handed over by a write: maybe a rebuild after a crash, which may have left a temporary file.
+  removeTemporaries(root, folder);
+  const source = readSource(join(root, folder, "_.xml"));
+  if (!source || sourceHash(site, source) !== record.hash) return null;
+  try {
+    return { source, index: indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8")) };
+  } catch {
+    return null;
+  }
+}
+
+function indexedOrNull(source: Uint8Array): KnownSource | null {
+  try {
+    return { source, ...indexDocument(source) };
+  } catch (e) {
+    if (e instanceof XmlSyntaxError) return null;
+    throw e;
+  }
+}
+
 /**
  * The fast path of a document rebuild, when its citation structure did not change (a PUT of
- * one passage, an edit of a line in an editor): compared with the previous source (the
- * tree's own copy, trusted only when its build record's hash matches it), the units keep
- * their references, levels, parents, citeTypes and namespaces, so every Link header, every
- * navigation response and every manifest stays as it is. Only the whole document, the
- * passages whose bytes changed, the index and the build record are written, each atomically,
- * the build record last: a crash in between leaves a record that does not match the source,
- * and the next build rewrites the document in full.
- *
- * Returns null when the fast path does not apply (no previous output, a different structure,
- * a source that is not well formed): the caller renders the document in full.
+ * one passage, an edit of a line in an editor): the units keep their references, levels,
+ * parents, citeTypes and namespaces, so every Link header, every navigation response and every
+ * manifest stays as it is. Only the whole document, the passages whose bytes changed, the
+ * index and the build record are written, each atomically, the build record last: a crash in
+ * between leaves a record that does not match the source, and the next build rewrites the
+ * document in full. The passages rendered go into `rendered`, for a write to answer with.
  */
-function updatePassages(site: Site, root: string, task: DocumentTask, change: KnownChange, read: Uint8Array): DocumentResult | null {
+function writePassages(
+  site: Site,
+  root: string,
+  task: DocumentTask,
+  old: EarlierOutput,
+  next: KnownSource,
+  hash: string,
+  rendered?: Map<string, DtsResponse>,
+): DocumentResult {
   const folder = documentFolder(task.id);
-  const previous = change.record;
-  if (!previous || !previous.summary.hasText) return null;
-  const source = change.next?.source ?? read;
-  const hash = sourceHash(site, source);
-  if (hash === previous.hash) return { ...previous, reused: true };
-  // The old source and index: the caller's when they are what the tree was built from, else the tree's.
-  let old: Uint8Array | null;
-  let oldIndex: DocIndex;
-  if (change.previous && sourceHash(site, change.previous.source) === previous.hash) {
-    old = change.previous.source;
-    oldIndex = change.previous.index;
-  } else {
-    // Not handed over by a write: maybe a rebuild after a crash, which may have left a temporary file.
-    removeTemporaries(root, folder);
-    old = readSource(join(root, folder, "_.xml"));
-    if (!old || sourceHash(site, old) !== previous.hash) return null;
-    try {
-      oldIndex = indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8"));
-    } catch {
-      return null;
-    }
-  }
-  let indexed = change.next;
-  if (!indexed) {
-    try {
-      indexed = { source, ...indexDocument(source) };
-    } catch (e) {
-      if (e instanceof XmlSyntaxError) return null;
-      throw e;
-    }
-  }
-  const index = indexed.index;
-  const warnings: Warning[] = indexed.problems.map((p) => ({ file: task.file, line: p.line, column: p.column, message: p.message }));
-  if (!sameStructure(oldIndex, index)) return null;
-
+  const { source, index } = next;
+  const warnings: Warning[] = next.problems.map((p) => ({ file: task.file, line: p.line, column: p.column, message: p.message }));
   const text = new CitedText(task.id, index, source);
-  const oldBytes = Buffer.from(old.buffer, old.byteOffset, old.length);
+  const oldBytes = Buffer.from(old.source.buffer, old.source.byteOffset, old.source.length);
   const newBytes = Buffer.from(source.buffer, source.byteOffset, source.length);
   const writer = new TreeWriter(root, { atomic: true });
   const rewrite = (path: string, body: string | Uint8Array): void => {
@@ -266,11 +283,11 @@ function updatePassages(site: Site, root: string, task: DocumentTask, change: Kn
   };
   rewrite(`${folder}/_.xml`, source);
   index.units.forEach((u, i) => {
-    const o = oldIndex.units[i];
+    const o = old.index.units[i];
     if (u.end - u.start === o.end - o.start && newBytes.subarray(u.start, u.end).equals(oldBytes.subarray(o.start, o.end))) return;
     const request = { kind: "document", id: task.id, ref: u.ref } as const;
     const response = renderDocument(site, request, text);
-    change.rendered?.set(u.ref, response);
+    rendered?.set(u.ref, response);
     rewrite(requestToPath(request)!, response.body);
   });
   writer.writeData(`${folder}/${INDEX_FILE}`, indexToJson(index));
@@ -288,22 +305,4 @@ function updatePassages(site: Site, root: string, task: DocumentTask, change: Kn
   };
   writer.writeData(`${folder}/${BUILD_RECORD}`, JSON.stringify(result));
   return result;
-}
-
-/** Same units (reference, level, parent, citeType, element), same ancestors and namespaces, same declarations. */
-function sameStructure(a: DocIndex, b: DocIndex): boolean {
-  if (a.scheme !== b.scheme || a.maxCiteDepth !== b.maxCiteDepth || a.doctype !== b.doctype) return false;
-  if (JSON.stringify(a.citeStructure) !== JSON.stringify(b.citeStructure)) return false;
-  if (a.units.length !== b.units.length || a.elements.length !== b.elements.length) return false;
-  for (let i = 0; i < a.units.length; i++) {
-    const x = a.units[i];
-    const y = b.units[i];
-    if (x.ref !== y.ref || x.level !== y.level || x.parent !== y.parent || x.element !== y.element || x.citeType !== y.citeType) return false;
-  }
-  for (let i = 0; i < a.elements.length; i++) {
-    const x = a.elements[i];
-    const y = b.elements[i];
-    if (x.parent !== y.parent || x.ns.join(" ") !== y.ns.join(" ")) return false;
-  }
-  return true;
 }

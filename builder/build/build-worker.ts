@@ -4,8 +4,8 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { type DocumentTask, writeDocument } from "./document-output.js";
-import type { Site } from "./site.js";
-import { CollectingSink, packFiles } from "./tree-writer.js";
+import type { Site } from "../site.js";
+import { CollectingSink, packFiles } from "../tree/tree-writer.js";
 
 const { site, root } = workerData as { site: Site; root: string };
 

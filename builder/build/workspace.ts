@@ -4,16 +4,17 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type BuildReport, build } from "./build.js";
-import { type Library, type ResourceNode, fillFromHeader } from "./catalog.js";
-import { type DocumentResult, type KnownChange, type RewriteMode, documentTask, readBuildRecord, rewriteDocument } from "./document-output.js";
-import type { HostOptions } from "./hosts/index.js";
-import { loadCatalog } from "./metadata/load.js";
-import type { DocumentMethod } from "./render/service.js";
-import { CATALOG_FILE } from "./request.js";
-import { collectionResponses, serviceResponses } from "./responses.js";
-import type { Site } from "./site.js";
-import { libraryToJson } from "./stored-data.js";
-import { TreeWriter, bumpGeneration } from "./tree-writer.js";
+import { type Library, type ResourceNode, fillFromHeader } from "../catalog.js";
+import { type DocumentResult, type KnownChange, documentTask, readBuildRecord, rewriteDocument } from "./document-output.js";
+import type { HostOptions } from "../hosts/host-files.js";
+import { loadCatalog } from "../metadata/load.js";
+import type { DocumentMethod } from "../render/service.js";
+import { CATALOG_FILE } from "../tree/layout.js";
+import { collectionResponses, serviceResponses } from "../responses.js";
+import type { Site } from "../site.js";
+import { libraryToJson } from "../tree/stored-data.js";
+import { TreeWriter, bumpGeneration } from "../tree/tree-writer.js";
+import type { DocumentPlan } from "./plan.js";
 
 export interface WorkspaceOptions {
   corpus: string;
@@ -39,12 +40,8 @@ export interface DocumentRebuild {
    */
   headerChanged: boolean;
   result: DocumentResult;
-  /**
-   * How the document's responses were brought up to date: "unchanged" (same source as the
-   * tree's), "passages" (same citation structure: only the passages whose text changed, the
-   * whole document and the index were rewritten), "document" (every response rendered again).
-   */
-  mode: RewriteMode;
+  /** How the document's responses were brought up to date, and why (see plan.ts). */
+  plan: DocumentPlan;
   seconds: number;
 }
 
@@ -57,7 +54,7 @@ export type Stale = "all" | { id: string; keepManifests: boolean };
  * manifests (statuses, Link headers) when its citation structure stayed as it was.
  */
 export function staleAfter(r: DocumentRebuild): Stale {
-  return r.collectionsChanged ? "all" : { id: r.id, keepManifests: r.mode !== "document" };
+  return r.collectionsChanged ? "all" : { id: r.id, keepManifests: r.plan.mode !== "document" };
 }
 
 export class Workspace {
@@ -123,7 +120,7 @@ export class Workspace {
     const task = documentTask(this.options.corpus, resource);
     const record = change.record !== undefined ? change.record : readBuildRecord(this.options.dist, id);
     const previousHeader = JSON.stringify(record?.header ?? {});
-    const { result, mode } = rewriteDocument(this.options.site, this.options.dist, task, { ...change, record });
+    const { result, plan } = rewriteDocument(this.options.site, this.options.dist, task, { ...change, record });
     const before = JSON.stringify([this.libraryState.texts.get(id), resource.dublinCore]);
     this.libraryState.texts.set(id, result.summary);
     fillFromHeader(resource, result.header);
@@ -132,7 +129,7 @@ export class Workspace {
     if (collectionsChanged) files += this.rewriteCollections([id, ...resource.parents]);
     const headerChanged = JSON.stringify(result.header ?? {}) !== previousHeader;
     if (files > 0) bumpGeneration(this.options.dist);
-    return { id, files, collectionsChanged, headerChanged, result, mode, seconds: (performance.now() - started) / 1000 };
+    return { id, files, collectionsChanged, headerChanged, result, plan, seconds: (performance.now() - started) / 1000 };
   }
 
   /** After metadata files changed: reload the catalogue and bring the whole tree up to date. */

@@ -4,9 +4,10 @@
 
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIBLING_SUFFIX } from "../request.js";
+import { SIBLING_SUFFIX } from "../tree/layout.js";
 import type { Warning } from "../catalog.js";
-import { DEFAULT_MAX_BODY, type Site } from "../site.js";
+import { type Site } from "../site.js";
+import { DEFAULT_MAX_BODY } from "../wire.js";
 import { ApacheRules, HTACCESS } from "./apache.js";
 import { CloudflareRules } from "./cloudflare.js";
 import { HOSTS, type HostContext, type HostName, type HostResult, type HostRules, HOSTS_FOLDER, type TreeFacts } from "./common.js";

@@ -6,18 +6,19 @@
 
 import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "./catalog.js";
+import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "../catalog.js";
 import { type DocumentResult, OUTPUT_VERSION, documentTask } from "./document-output.js";
+import type { PlanReason } from "./plan.js";
 import { writeDocuments } from "./document-pool.js";
-import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "./hosts/index.js";
-import { NO_DOCUMENTS, loadCatalog } from "./metadata/load.js";
-import type { DocumentMethod } from "./render/service.js";
-import { CATALOG_FILE, SITE_FILE, encodeName } from "./request.js";
-import { collectionResponses, serviceResponses } from "./responses.js";
-import type { Site } from "./site.js";
-import { libraryToJson } from "./stored-data.js";
-import { TREE_RECORD, checkTreeFolder, makeStaging, swapInto } from "./tree-folder.js";
-import { TreeWriter, bumpGeneration } from "./tree-writer.js";
+import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "../hosts/host-files.js";
+import { NO_DOCUMENTS, loadCatalog } from "../metadata/load.js";
+import type { DocumentMethod } from "../render/service.js";
+import { CATALOG_FILE, SITE_FILE, encodeName } from "../tree/layout.js";
+import { collectionResponses, serviceResponses } from "../responses.js";
+import type { Site } from "../site.js";
+import { libraryToJson } from "../tree/stored-data.js";
+import { TREE_RECORD, checkTreeFolder, makeStaging, swapInto } from "../tree/tree-folder.js";
+import { TreeWriter, bumpGeneration } from "../tree/tree-writer.js";
 
 export interface BuildOptions {
   corpus: string;
@@ -46,6 +47,8 @@ export interface BuildReport {
   bytes: number;
   /** Documents whose output was kept from the previous tree. */
   reused: number;
+  /** Documents by why they were written as they were (see plan.ts): "full build", "passages changed"... */
+  reasons: Partial<Record<PlanReason, number>>;
   incremental: boolean;
   warnings: Warning[];
   seconds: number;
@@ -118,6 +121,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     files: sum(changed, (r) => r.files) + writer.files,
     bytes: sum(changed, (r) => r.bytes) + writer.bytes,
     reused: results.length - changed.length,
+    reasons: countReasons(results),
     incremental,
     warnings: [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings],
     seconds: (performance.now() - started) / 1000,
@@ -162,4 +166,10 @@ function listOr(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+function countReasons(results: DocumentResult[]): Partial<Record<PlanReason, number>> {
+  const out: Partial<Record<PlanReason, number>> = {};
+  for (const r of results) if (r.reason) out[r.reason] = (out[r.reason] ?? 0) + 1;
+  return out;
 }

@@ -1,0 +1,88 @@
+// Where each response and data file lives in the tree: \`requestToPath\` (the one request-to-file
+// function, used by the build, every reader and the host rules), the folders of a document, and
+// the names of the tree's own files.
+
+import type { DtsRequest } from "../request.js";
+
+/**
+ * Encodes a value into a file-name-safe form: `a-z 0-9 . -` stay, everything else is `_hh`
+ * per UTF-8 byte (so names are the same on case-insensitive disks), a leading `.` too
+ * (no `.` or `..` names). Long names are cut and end with a hash, to stay under 255 bytes.
+ */
+const utf8 = new TextEncoder();
+
+export function encodeName(value: string): string {
+  let out = "";
+  const bytes = utf8.encode(value);
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    const safe = (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2d || (b === 0x2e && i > 0);
+    out += safe ? String.fromCharCode(b) : "_" + b.toString(16).padStart(2, "0");
+  }
+  if (out.length > 180) out = out.slice(0, 150) + "_z" + fnv1a64(value);
+  return out;
+}
+
+/** A 64-bit FNV-1a hash in hex: enough to keep shortened names apart, and runs anywhere. */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of utf8.encode(text)) {
+    h ^= BigInt(b);
+    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return h.toString(16).padStart(16, "0");
+}
+
+/** The folder of a document's files in the tree (document and navigation share the id part). */
+export function documentFolder(id: string): string {
+  return `document/${encodeName(id)}`;
+}
+
+/** The folder of a document's navigation responses. */
+export function navigationFolder(id: string): string {
+  return `navigation/${encodeName(id)}`;
+}
+
+/**
+ * The file that holds the response to a request, relative to the tree, or null when the
+ * response is not stored (ranges, and navigation with groupBy, max or down=0).
+ */
+export function requestToPath(req: DtsRequest): string | null {
+  switch (req.kind) {
+    case "entry":
+      return "index.json";
+    case "docs":
+      return "docs.json";
+    case "context":
+      return "context.json";
+    case "collection":
+      return `collection/${req.id === undefined ? "_" : encodeName(req.id)}/${req.nav}${req.page ? `.p${req.page}` : ""}.json`;
+    case "document":
+      if (req.start !== undefined || req.end !== undefined || req.format !== undefined) return null;
+      return `${documentFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
+    case "navigation":
+      if (req.start !== undefined || req.groupBy !== undefined || req.max !== undefined || req.down === 0) return null;
+      return `${navigationFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down}.json`;
+  }
+}
+
+/** Per-folder manifest of statuses and headers. */
+export const MANIFEST = "_manifest.json";
+/** A document's citation index, beside its responses. */
+export const INDEX_FILE = "_index.json";
+/** The catalogue the server renders dynamic Collection answers from. */
+export const CATALOG_FILE = "_catalog.json";
+/**
+ * Changes whenever the tree does (a build or a rebuild that wrote anything), so that a
+ * server reading the tree can tell its caches are stale.
+ */
+export const GENERATION_FILE = "_generation";
+
+/** The settings the tree was built with (base path, page size, context). */
+export const SITE_FILE = "_site.json";
+
+/** Encodings of the precompressed siblings `dts build --compress` writes. */
+export type Encoding = "br" | "gzip";
+
+/** The file name suffix of each encoding's sibling. */
+export const SIBLING_SUFFIX: Record<Encoding, string> = { br: ".br", gzip: ".gz" };
