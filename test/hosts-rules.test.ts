@@ -20,6 +20,7 @@ import { makeSite } from "../builder/site.js";
 import { acceptedEncodings } from "../server/precompressed.js";
 import { startServer } from "../server/serve.js";
 import { rawRequest } from "./helpers/hosts-conformance.js";
+import { GEORGICS, documentPath } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 const site = makeSite();
@@ -125,7 +126,7 @@ describe("precompressed siblings", () => {
     expect(existsSync(`${file}.gz`) && existsSync(`${file}.br`)).toBe(true);
     const server = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
     try {
-      const path = "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1";
+      const path = documentPath(`id=${GEORGICS}`);
       const plain = await rawRequest(server.url, path);
       expect(plain.headers["content-encoding"]).toBeUndefined();
       expect(plain.body.equals(readFileSync(file))).toBe(true);
