@@ -16,7 +16,7 @@ import { NetlifyRules } from "../builder/hosts/netlify.js";
 import { NginxRules, nginxString } from "../builder/hosts/nginx.js";
 import { requestTargets, valueSpellings } from "../builder/hosts/queries.js";
 import { parseRequest, requestToPath } from "../builder/request.js";
-import { makeSite } from "../builder/site.js";
+import { DEFAULT_MAX_BODY, makeSite } from "../builder/site.js";
 import { acceptedEncodings } from "../server/precompressed.js";
 import { startServer } from "../server/serve.js";
 import { rawRequest } from "./helpers/hosts-conformance.js";
@@ -77,7 +77,7 @@ describe("config strings", () => {
 describe("nginx map keys", () => {
   it("list only the first of keys that differ in case (nginx compares them ignoring case)", () => {
     const root = temp();
-    const rules = new NginxRules({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false });
+    const rules = new NginxRules({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false, maxBody: DEFAULT_MAX_BODY });
     const entry = { status: 200, type: "application/tei+xml", link: "</api/dts/docs>" };
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1a" }, path: "document/urn_3ax/r.8.1a.xml", entry });
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1A" }, path: "document/urn_3ax/r.8.1_41.xml", entry });
@@ -93,7 +93,7 @@ describe("nginx map keys", () => {
 });
 
 describe("documented limits", () => {
-  const ctx = (root: string): HostContext => ({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false });
+  const ctx = (root: string): HostContext => ({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false, maxBody: DEFAULT_MAX_BODY });
   const big: TreeFacts = {
     files: 150_000,
     uploaded: 150_000,
