@@ -9,10 +9,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planDocument } from "../builder/build/plan.js";
 import { indexDocument } from "../builder/citation/indexer.js";
+import { CAESAR_FILE, CATULLUS_FILE } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 
-const CATULLUS_FILE = "latin/catullus-5.xml";
-const CAESAR_FILE = "latin/caesar-bg.xml";
 const tei = (lines: string[]): Uint8Array =>
   new TextEncoder().encode(
     `<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><div type="edition">${lines.map((l, i) => `<l n="${i + 1}">${l}</l>`).join("")}</div></body></text></TEI>`,

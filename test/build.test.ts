@@ -10,10 +10,9 @@ import { build } from "../builder/build/build.js";
 import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
 import { startServer } from "../server/serve.js";
+import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, documentPath } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT, snapshotTree } from "./helpers/tree.js";
 
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
 const site = makeSite();
 let work: string;
 
@@ -38,7 +37,7 @@ describe("incremental build", () => {
     expect(snapshotTree(out)).toEqual(before);
 
     // One line of Catullus changes: its files change, Caesar's are not touched.
-    const file = join(corpus, "latin/catullus-5.xml");
+    const file = join(corpus, CATULLUS_FILE);
     writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "RUMORESQUE"));
     const edited = await build({ corpus, out, site });
     expect(edited.reused).toBe(5);
@@ -62,14 +61,14 @@ describe("incremental build", () => {
     const out = join(work, "dist2");
     cpSync(EMBEDDED, corpus, { recursive: true });
     await build({ corpus, out, site });
-    const file = join(corpus, "latin/catullus-5.xml");
+    const file = join(corpus, CATULLUS_FILE);
     writeFileSync(file, readFileSync(file, "utf8").replace(/<l n="13">[\s\S]*?<\/l>/, ""));
     await build({ corpus, out, site });
     expect(existsSync(join(out, documentFolder(CATULLUS), "r.12.xml"))).toBe(true);
     expect(existsSync(join(out, documentFolder(CATULLUS), "r.13.xml"))).toBe(false);
     expect(JSON.parse(readFileSync(join(out, documentFolder(CATULLUS), "_manifest.json"), "utf8"))["r.13.xml"]).toBeUndefined();
 
-    rmSync(join(corpus, "latin/caesar-bg.xml"));
+    rmSync(join(corpus, CAESAR_FILE));
     const report = await build({ corpus, out, site });
     expect(report.documents).toBe(5);
     expect(existsSync(join(out, documentFolder(CAESAR)))).toBe(false);
@@ -95,12 +94,12 @@ describe("a server reading a tree rebuilt by another process", () => {
     await build({ corpus, out, site });
     const server = await startServer({ dist: out, site, port: 0, host: "127.0.0.1" });
     try {
-      const url = `${server.url}/api/dts/document?id=${CATULLUS}&ref=2`;
+      const url = server.url + documentPath(`id=${CATULLUS}&ref=2`);
       // A range is computed from the cached source and index; a passage from the cached manifest.
-      const range = `${server.url}/api/dts/document?id=${CATULLUS}&start=2&end=3`;
+      const range = server.url + documentPath(`id=${CATULLUS}&start=2&end=3`);
       expect(await (await fetch(url)).text()).toContain("rumoresque");
       expect(await (await fetch(range)).text()).toContain("rumoresque");
-      const file = join(corpus, "latin/catullus-5.xml");
+      const file = join(corpus, CATULLUS_FILE);
       writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "rumores atque"));
       await build({ corpus, out, site });
       await new Promise((r) => setTimeout(r, 1100));
@@ -125,7 +124,7 @@ describe("host rules across builds", () => {
     expect(again.hostFiles?.hosts ?? []).toEqual([]);
     expect(statSync(rules).mtimeMs).toBe(first);
     // A change regenerates them with the same options.
-    const file = join(corpus, "latin/catullus-5.xml");
+    const file = join(corpus, CATULLUS_FILE);
     writeFileSync(file, readFileSync(file, "utf8").replace("rumoresque", "rumoresque senum"));
     const changed = await build({ corpus, out, site });
     expect(changed.hostFiles?.hosts.map((h) => h.host)).toEqual(["nginx"]);

@@ -3,6 +3,7 @@
 
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GEORGICS, documentPath } from "./helpers/embedded.js";
 import { TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 describe("a write whose client disconnects mid-body", () => {
@@ -16,7 +17,7 @@ describe("a write whose client disconnects mid-body", () => {
 
   it("is logged as aborted, with no 500 and no stack trace", async () => {
     const url = new URL(t.server.url);
-    const path = "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=1.1";
+    const path = documentPath(`id=${GEORGICS}&ref=1.1`);
     await new Promise<void>((done, fail) => {
       const socket = connect(Number(url.port), url.hostname, () => {
         socket.write(

@@ -4,6 +4,7 @@
 
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GEORGICS, coll, documentPath, navigationPath } from "./helpers/embedded.js";
 import { EMBEDDED, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
 const FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -22,7 +23,7 @@ afterAll(async () => {
 describe("error bodies with forbidden characters in echoed values", () => {
   it("are well-formed XML on the Document endpoint, and still show the value", async () => {
     for (const v of VALUES) {
-      for (const path of [`/api/dts/document?id=${v}`, `/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=${v}`, `/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&format=${v}`]) {
+      for (const path of [documentPath(`id=${v}`), documentPath(`id=${GEORGICS}&ref=${v}`), documentPath(`id=${GEORGICS}&format=${v}`)]) {
         const r = await tree.fetch(path);
         expect(r.status, path).toBeGreaterThanOrEqual(400);
         expect(r.status, path).toBeLessThan(500);
@@ -37,7 +38,7 @@ describe("error bodies with forbidden characters in echoed values", () => {
 
   it("carry no forbidden character in the Hydra JSON of the Collection and Navigation endpoints", async () => {
     for (const v of VALUES) {
-      for (const path of [`/api/dts/collection?id=${v}`, `/api/dts/collection?nav=${v}`, `/api/dts/navigation?id=${v}`, `/api/dts/navigation?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=${v}`, `/api/dts/navigation?id=x&down=${v}`]) {
+      for (const path of [coll(`?id=${v}`), coll(`?nav=${v}`), navigationPath(`id=${v}`), navigationPath(`id=${GEORGICS}&ref=${v}`), navigationPath(`id=x&down=${v}`)]) {
         const r = await tree.fetch(path);
         expect(r.status, path).toBeGreaterThanOrEqual(400);
         expect(r.status, path).toBeLessThan(500);

@@ -1,13 +1,28 @@
 // Compiles the sources to out/ once before any suite runs: the suites that run the CLI (or
 // its worker threads) use the compiled JavaScript, and compiling in several suites at once
-// would let one read a file another is writing.
+// would let one read a file another is writing. Type-checks test/ at the same time (vitest
+// itself only strips types), so a suite that no longer matches the code fails the run.
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export default function setup(): void {
-  const project = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-  const tsc = spawnSync(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), "-p", project], { encoding: "utf8" });
-  if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+const project = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Runs tsc with `args`; resolves to its output when it fails, to null when it passes. */
+function tsc(args: string[]): Promise<string | null> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), ...args], { cwd: project });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d));
+    child.stderr.on("data", (d: Buffer) => (output += d));
+    child.on("error", fail);
+    child.on("close", (code) => done(code === 0 ? null : output));
+  });
+}
+
+export default async function setup(): Promise<void> {
+  const [build, tests] = await Promise.all([tsc(["-p", project]), tsc(["--noEmit", "-p", join(project, "test")])]);
+  if (build !== null) throw new Error(`tsc failed:\n${build}`);
+  if (tests !== null) throw new Error(`tsc found type errors in test/:\n${tests}`);
 }

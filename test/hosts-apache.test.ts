@@ -11,6 +11,7 @@ import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, STORED_REQUESTS, expectSameAnswer, freePort, rawRequest } from "./helpers/hosts-conformance.js";
+import { CATULLUS, documentPath } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 const MODULES = "/usr/lib/apache2/modules";
@@ -126,7 +127,7 @@ Alias /api/dts ${dist}
       const r = await rawRequest(apacheUrl, path);
       expect(r.status, path).toBe(200);
     }
-    const range = await rawRequest(apacheUrl, "/api/dts/document?id=urn:cts:latinLit:phi0472.phi005.sample-lat1&start=4&end=6");
+    const range = await rawRequest(apacheUrl, documentPath(`id=${CATULLUS}&start=4&end=6`));
     expect(range.status).toBe(503);
   });
 });

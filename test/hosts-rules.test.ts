@@ -18,9 +18,11 @@ import { requestTargets, valueSpellings } from "../builder/hosts/queries.js";
 import { parseRequest } from "../builder/request.js";
 import { requestToPath } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
+import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { acceptedEncodings } from "../server/precompressed.js";
 import { startServer } from "../server/serve.js";
 import { rawRequest } from "./helpers/hosts-conformance.js";
+import { GEORGICS, documentPath } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 const site = makeSite();
@@ -77,7 +79,7 @@ describe("config strings", () => {
 describe("nginx map keys", () => {
   it("list only the first of keys that differ in case (nginx compares them ignoring case)", () => {
     const root = temp();
-    const rules = new NginxRules({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false });
+    const rules = new NginxRules({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false, maxBody: DEFAULT_MAX_BODY });
     const entry = { status: 200, type: "application/tei+xml", link: "</api/dts/docs>" };
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1a" }, path: "document/urn_3ax/r.8.1a.xml", entry });
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1A" }, path: "document/urn_3ax/r.8.1_41.xml", entry });
@@ -93,7 +95,7 @@ describe("nginx map keys", () => {
 });
 
 describe("documented limits", () => {
-  const ctx = (root: string): HostContext => ({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false });
+  const ctx = (root: string): HostContext => ({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false, maxBody: DEFAULT_MAX_BODY });
   const big: TreeFacts = {
     files: 150_000,
     uploaded: 150_000,
@@ -126,7 +128,7 @@ describe("precompressed siblings", () => {
     expect(existsSync(`${file}.gz`) && existsSync(`${file}.br`)).toBe(true);
     const server = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
     try {
-      const path = "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1";
+      const path = documentPath(`id=${GEORGICS}`);
       const plain = await rawRequest(server.url, path);
       expect(plain.headers["content-encoding"]).toBeUndefined();
       expect(plain.body.equals(readFileSync(file))).toBe(true);

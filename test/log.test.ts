@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GEORGICS } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 
 describe("dts serve's log", () => {
@@ -36,7 +37,7 @@ describe("dts serve's log", () => {
   });
 
   it("writes one line per write, with the request's values quoted, whatever they contain", async () => {
-    const forged = "x\ndts serve: DELETE urn:cts:latinLit:phi0690.phi003.sample-lat1 200 3 ms";
+    const forged = `x\ndts serve: DELETE ${GEORGICS} 200 3 ms`;
     const r = await fetch(`${base}/api/dts/document?id=${encodeURIComponent(forged)}&ref=1`, { method: "PUT", body: "<l/>" });
     expect(r.status).toBe(401);
     await r.text();

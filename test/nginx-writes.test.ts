@@ -9,12 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
+import { GEORGICS, GEORGICS_FILE, documentPath } from "./helpers/embedded.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { EMBEDDED } from "./helpers/tree.js";
 import { TOKEN, fragment } from "./helpers/write-server.js";
-
-const GEORGICS = "urn:cts:latinLit:phi0690.phi003.sample-lat1";
-const doc = (params = ""): string => `/api/dts/document?id=${GEORGICS}${params}`;
 
 describe.skipIf(!NGINX)("If-Match through nginx", () => {
   let work: string;
@@ -45,35 +43,35 @@ describe.skipIf(!NGINX)("If-Match through nginx", () => {
   const line = (n: number, text: string): string => fragment(`<l n="${n}">${text}</l>`);
 
   it("nginx and dts serve send the same strong ETag for a stored passage", async () => {
-    const a = await fetch(nginx.url + doc("&ref=1.3"));
-    const b = await fetch(upstream.url + doc("&ref=1.3"));
+    const a = await fetch(nginx.url + documentPath(`id=${GEORGICS}&ref=1.3`));
+    const b = await fetch(upstream.url + documentPath(`id=${GEORGICS}&ref=1.3`));
     expect(a.headers.get("etag")).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
     expect(a.headers.get("etag")).toBe(b.headers.get("etag"));
   });
 
   it("a document read through nginx's gzip sibling, then a POST with its tag: accepted", async () => {
-    const gz = await fetch(nginx.url + doc(), { headers: { "Accept-Encoding": "gzip" } });
+    const gz = await fetch(nginx.url + documentPath(`id=${GEORGICS}`), { headers: { "Accept-Encoding": "gzip" } });
     expect(gz.headers.get("content-encoding")).toBe("gzip");
     const tag = gz.headers.get("etag")!;
-    const r = await write("POST", doc("&after=1.3"), line(900, "hinc canere incipiam, Maecenas."), tag);
+    const r = await write("POST", documentPath(`id=${GEORGICS}&after=1.3`), line(900, "hinc canere incipiam, Maecenas."), tag);
     expect(r.status).toBe(201);
   });
 
   it("a passage read through nginx, saved with If-Match through nginx: 200; the stale tag then 412", async () => {
-    const read = await fetch(nginx.url + doc("&ref=1.3"));
+    const read = await fetch(nginx.url + documentPath(`id=${GEORGICS}&ref=1.3`));
     const tag = read.headers.get("etag")!;
     const text = /<l n="3">([^<]*)<\/l>/.exec(await read.text())![1];
-    const first = await write("PUT", doc("&ref=1.3"), line(3, `${text} (first)`), tag);
+    const first = await write("PUT", documentPath(`id=${GEORGICS}&ref=1.3`), line(3, `${text} (first)`), tag);
     expect(first.status).toBe(200);
-    const now = await fetch(nginx.url + doc("&ref=1.3"));
+    const now = await fetch(nginx.url + documentPath(`id=${GEORGICS}&ref=1.3`));
     expect(await now.text()).toContain("(first)");
     // The tree was built with --compress: no stale .gz sibling is served in place of the new file.
-    const zipped = await fetch(nginx.url + doc(), { headers: { "Accept-Encoding": "gzip" } });
+    const zipped = await fetch(nginx.url + documentPath(`id=${GEORGICS}`), { headers: { "Accept-Encoding": "gzip" } });
     expect(await zipped.text()).toContain("(first)");
     expect(now.headers.get("etag")).toBe(first.headers.get("etag"));
-    const stale = await write("PUT", doc("&ref=1.3"), line(3, `${text} (second)`), tag);
+    const stale = await write("PUT", documentPath(`id=${GEORGICS}&ref=1.3`), line(3, `${text} (second)`), tag);
     expect(stale.status).toBe(412);
-    expect(readFileSync(join(corpus, "latin/virgil-georgics.xml"), "utf8")).toContain("(first)");
-    expect(readFileSync(join(corpus, "latin/virgil-georgics.xml"), "utf8")).not.toContain("(second)");
+    expect(readFileSync(join(corpus, GEORGICS_FILE), "utf8")).toContain("(first)");
+    expect(readFileSync(join(corpus, GEORGICS_FILE), "utf8")).not.toContain("(second)");
   });
 });

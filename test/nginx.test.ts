@@ -18,6 +18,7 @@ import {
   expectSameAnswer,
   rawRequest,
 } from "./helpers/hosts-conformance.js";
+import { CATULLUS, GEORGICS, doc, documentPath } from "./helpers/embedded.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
@@ -79,7 +80,7 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
   });
 
   it("sends the precompressed siblings to clients that accept them", async () => {
-    const path = "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1";
+    const path = documentPath(`id=${GEORGICS}`);
     const plain = await rawRequest(nginxUrl, path);
     const gz = await rawRequest(nginxUrl, path, { headers: { "Accept-Encoding": "gzip" } });
     expect(gz.headers["content-encoding"]).toBe("gzip");
@@ -102,12 +103,12 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
       expect(r.body.toString("utf8"), path).toBe(answers.get(path));
     }
     // Percent-encoded and plain spellings of one query reach the same file.
-    const plain = await rawRequest(nginxUrl, "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=1.4");
-    const encoded = await rawRequest(nginxUrl, "/api/dts/document?id=urn%3Acts%3AlatinLit%3Aphi0690.phi003.sample-lat1&ref=1.4");
+    const plain = await rawRequest(nginxUrl, documentPath(`id=${GEORGICS}&ref=1.4`));
+    const encoded = await rawRequest(nginxUrl, doc(GEORGICS, "&ref=1.4"));
     expect(plain.status).toBe(200);
     expect(encoded.body.equals(plain.body)).toBe(true);
     // What only dts serve computes is not answered from the tree.
-    expect((await rawRequest(nginxUrl, "/api/dts/document?id=urn:cts:latinLit:phi0472.phi005.sample-lat1&start=4&end=6")).status).toBe(502);
+    expect((await rawRequest(nginxUrl, documentPath(`id=${CATULLUS}&start=4&end=6`))).status).toBe(502);
   });
 });
 

@@ -2,13 +2,11 @@
 // DELETE do not: their 400s say why, and the Hydra documentation says which does what.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 import { errorOf, type WriteTree, writeTree } from "./helpers/write-server.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const q = encodeURIComponent;
 
 let t: WriteTree;
 beforeAll(async () => {
@@ -20,23 +18,23 @@ afterAll(async () => {
 
 describe("open ranges", () => {
   it("Document GET reads start without end, to the last unit of the level", async () => {
-    const r = await t.fetch(`/api/dts/document?id=${q(CATULLUS)}&start=12`);
+    const r = await t.fetch(doc(CATULLUS, "&start=12"));
     expect(r.status).toBe(200);
     expect(await r.text()).toContain('n="13"');
   });
 
   it("Navigation answers 400 saying it takes no open range, and that the Document endpoint does", async () => {
-    const r = await t.fetch(`/api/dts/navigation?id=${q(CATULLUS)}&start=1`);
+    const r = await t.fetch(nav(CATULLUS, "&start=1"));
     expect(r.status).toBe(400);
     const { description } = await r.json();
     expect(description).toMatch(/only start was given\. Navigation takes no open range; the Document endpoint does \(start without end is an open range/);
   });
 
   it("DELETE answers 400 saying it takes no open range, and why; the file is untouched", async () => {
-    const r = await t.write("DELETE", `/api/dts/document?id=${q(CATULLUS)}&end=2`);
+    const r = await t.write("DELETE", doc(CATULLUS, "&end=2"));
     expect(r.status).toBe(400);
     expect((await errorOf(r)).description).toMatch(/only end was given\. DELETE takes no open range \(GET does\), so that it never removes more than it names/);
-    expect(t.file("latin/catullus-5.xml")).toBe(readFileSync(join(EMBEDDED, "latin/catullus-5.xml"), "utf8"));
+    expect(t.file(CATULLUS_FILE)).toBe(readFileSync(join(EMBEDDED, CATULLUS_FILE), "utf8"));
   });
 
   it("the Hydra documentation says so for Document GET, DELETE and Navigation", async () => {

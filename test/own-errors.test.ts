@@ -11,14 +11,13 @@ import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { type RunningServer, startServer } from "../server/serve.js";
+import { GEORGICS, GEORGICS_FILE, documentPath } from "./helpers/embedded.js";
 import { freePort } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { type RawAnswer, exchange } from "./helpers/raw-http.js";
 import { EMBEDDED } from "./helpers/tree.js";
 import { TOKEN, fragment } from "./helpers/write-server.js";
 
-const GEORGICS = "urn:cts:latinLit:phi0690.phi003.sample-lat1";
-const doc = (params = ""): string => `/api/dts/document?id=${GEORGICS}${params}`;
 const request = (method: string, path: string, headers: Record<string, string> = {}): string =>
   `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -65,7 +64,7 @@ describe("errors before the app, and limits, through each server", () => {
 
   describe("dts serve", () => {
     it("headers over Node's 16 KiB: 431 in the Document endpoint's XML, with CORS", async () => {
-      const a = await exchange(upstream.url, request("GET", doc("&ref=1.1"), { Cookie: "c".repeat(20_000) }));
+      const a = await exchange(upstream.url, request("GET", documentPath(`id=${GEORGICS}&ref=1.1`), { Cookie: "c".repeat(20_000) }));
       expectApiError(a, 431, "xml");
       expect(a.headers.connection).toBe("close");
     });
@@ -104,26 +103,26 @@ describe("errors before the app, and limits, through each server", () => {
 
     it("the rules pass a write body up to dts serve's --max-body (nginx's own default is 1 MiB): a 1.5 MB PUT is saved", async () => {
       const text = "arma virumque cano ".repeat(80_000);
-      const r = await fetch(nginx.url + doc("&ref=1.3"), {
+      const r = await fetch(nginx.url + documentPath(`id=${GEORGICS}&ref=1.3`), {
         method: "PUT",
         headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml" },
         body: fragment(`<l n="3">${text}</l>`),
       });
       expect(r.status).toBe(200);
-      expect(readFileSync(join(corpus, "latin/virgil-georgics.xml"), "utf8")).toContain(text);
+      expect(readFileSync(join(corpus, GEORGICS_FILE), "utf8")).toContain(text);
     });
 
     it("a body declared over the limit: nginx's 413 in the Document endpoint's XML, with CORS, before the body is read", async () => {
       const a = await exchange(
         nginx.url,
-        request("PUT", doc("&ref=1.3"), { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml", "Content-Length": String(DEFAULT_MAX_BODY + 1) }),
+        request("PUT", documentPath(`id=${GEORGICS}&ref=1.3`), { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml", "Content-Length": String(DEFAULT_MAX_BODY + 1) }),
       );
       expectApiError(a, 413, "xml");
       expect(a.body).toContain(`(${DEFAULT_MAX_BODY} bytes)`);
     });
 
     it("headers over nginx's buffers: 431 (not nginx's HTML 400) in the endpoint's format", async () => {
-      expectApiError(await exchange(nginx.url, request("GET", doc("&ref=1.1"), { Cookie: "c".repeat(20_000) })), 431, "xml");
+      expectApiError(await exchange(nginx.url, request("GET", documentPath(`id=${GEORGICS}&ref=1.1`), { Cookie: "c".repeat(20_000) })), 431, "xml");
       expectApiError(await exchange(nginx.url, request("GET", "/api/dts/navigation?id=x", { Cookie: "c".repeat(20_000) })), 431, "json");
     });
 
@@ -136,9 +135,9 @@ describe("errors before the app, and limits, through each server", () => {
     });
 
     it("dts serve down: 502 in the endpoint's format for what the tree does not hold; stored answers still served", async () => {
-      expectApiError(await exchange(downstreamless.url, request("GET", doc("&start=1.1&end=1.2"))), 502, "xml");
+      expectApiError(await exchange(downstreamless.url, request("GET", documentPath(`id=${GEORGICS}&start=1.1&end=1.2`))), 502, "xml");
       expectApiError(await exchange(downstreamless.url, request("GET", "/api/dts/navigation?id=nothing-here")), 502, "json");
-      expect((await fetch(downstreamless.url + doc("&ref=1.1"))).status).toBe(200);
+      expect((await fetch(downstreamless.url + documentPath(`id=${GEORGICS}&ref=1.1`))).status).toBe(200);
     });
 
     it("the example site runs as generated (no root needed): the API answers, any other path is the API's 404", async () => {

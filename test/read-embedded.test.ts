@@ -6,14 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeEntities } from "../builder/xml/scan.js";
+import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, EDGE, GEORGICS, GEORGICS_FILE, LIVY, ODYSSEY, ODYSSEY_FILE, coll, doc, nav, q } from "./helpers/embedded.js";
 import { API_DOC_REL, EMBEDDED, type ServedTree, links, serveCorpus } from "./helpers/tree.js";
-
-const GEORGICS = "urn:cts:latinLit:phi0690.phi003.sample-lat1";
-const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const ODYSSEY = "urn:cts:greekLit:tlg0012.tlg002.sample-grc1";
-const LIVY = "urn:cts:latinLit:phi0914.phi001.sample-lat1";
-const EDGE = "urn:dts:sample:edge:odd refs";
 
 const source = (file: string): string => readFileSync(join(EMBEDDED, file), "utf8");
 /** The exact source text of the first element that starts with `startTag`. */
@@ -23,10 +17,6 @@ function slice(text: string, startTag: string, endTag: string): string {
   expect(a).toBeGreaterThanOrEqual(0);
   return text.slice(a, b);
 }
-const q = encodeURIComponent;
-const doc = (id: string, params = ""): string => `/api/dts/document?id=${q(id)}${params}`;
-const nav = (id: string, params = ""): string => `/api/dts/navigation?id=${q(id)}${params}`;
-const coll = (params = ""): string => `/api/dts/collection${params}`;
 
 let tree: ServedTree;
 beforeAll(async () => {
@@ -79,7 +69,7 @@ describe("Document endpoint", () => {
     const r = await tree.fetch(doc(GEORGICS));
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/tei+xml");
-    expect(await r.text()).toBe(source("latin/virgil-georgics.xml"));
+    expect(await r.text()).toBe(source(GEORGICS_FILE));
     expect(Object.keys(links(r)).sort()).toEqual([API_DOC_REL, "collection", "contents"].sort());
     expect(links(r).contents).toBe(`/api/dts/navigation?id=${GEORGICS}`);
     expect(links(r).collection).toBe(`/api/dts/collection?id=${GEORGICS}`);
@@ -87,9 +77,9 @@ describe("Document endpoint", () => {
 
   it("returns a passage at every level as the exact source inside TEI > dts:fragment", async () => {
     const cases: [string, string, string][] = [
-      [CATULLUS, "5", slice(source("latin/catullus-5.xml"), '<l n="5">', "</l>")],
-      [GEORGICS, "1.4", slice(source("latin/virgil-georgics.xml"), '<l n="4">', "</l>")],
-      [CAESAR, "1.1.2", slice(source("latin/caesar-bg.xml"), '<div type="textpart" subtype="section" n="2">', "</div>")],
+      [CATULLUS, "5", slice(source(CATULLUS_FILE), '<l n="5">', "</l>")],
+      [GEORGICS, "1.4", slice(source(GEORGICS_FILE), '<l n="4">', "</l>")],
+      [CAESAR, "1.1.2", slice(source(CAESAR_FILE), '<div type="textpart" subtype="section" n="2">', "</div>")],
     ];
     for (const [id, ref, expected] of cases) {
       const r = await tree.fetch(doc(id, `&ref=${ref}`));
@@ -112,7 +102,7 @@ describe("Document endpoint", () => {
     expect(r.status).toBe(200);
     const body = await r.text();
     expect(XMLValidator.validate(body)).toBe(true);
-    const text = source("latin/virgil-georgics.xml");
+    const text = source(GEORGICS_FILE);
     const from = text.indexOf('<l n="11">');
     const to = text.indexOf("</l>", text.indexOf('<l n="2">', text.indexOf('subtype="book" n="2"'))) + 4;
     // The book 1 start tag is reopened, the source runs unchanged (closing book 1, the head
@@ -124,7 +114,7 @@ describe("Document endpoint", () => {
 
   it("returns a range within one parent, both ends inclusive", async () => {
     const body = await (await tree.fetch(doc(ODYSSEY, "&start=1.3&end=1.5"))).text();
-    const text = source("greek/odyssey.xml");
+    const text = source(ODYSSEY_FILE);
     expect(body).toContain(text.slice(text.indexOf('<l n="3">'), text.indexOf("</l>", text.indexOf('<l n="5">')) + 4));
     expect(body).not.toContain('<l n="6">');
     expect(body).not.toContain('<l n="2">');
@@ -272,7 +262,7 @@ describe("Collection endpoint", () => {
   it("pages members with a view", async () => {
     const paged = await serveCorpus(EMBEDDED, { pageSize: 2 });
     try {
-      const first = await (await paged.fetch("/api/dts/collection?id=urn:dts:sample:latin")).json();
+      const first = await (await paged.fetch(coll("?id=urn:dts:sample:latin"))).json();
       expect(first.totalItems).toBe(4);
       expect(first.member).toHaveLength(2);
       expect(first.view).toEqual({
@@ -282,11 +272,11 @@ describe("Collection endpoint", () => {
         next: "/api/dts/collection?id=urn:dts:sample:latin&page=2",
         last: "/api/dts/collection?id=urn:dts:sample:latin&page=2",
       });
-      const second = await (await paged.fetch("/api/dts/collection?id=urn:dts:sample:latin&page=2")).json();
+      const second = await (await paged.fetch(coll("?id=urn:dts:sample:latin&page=2"))).json();
       expect(second.member.map((m: { "@id": string }) => m["@id"])).not.toContain(first.member[0]["@id"]);
       expect(second.view.previous).toBe("/api/dts/collection?id=urn:dts:sample:latin&page=1");
       expect(second.view.next).toBeUndefined();
-      expect((await paged.fetch("/api/dts/collection?id=urn:dts:sample:latin&page=3")).status).toBe(404);
+      expect((await paged.fetch(coll("?id=urn:dts:sample:latin&page=3"))).status).toBe(404);
     } finally {
       await paged.close();
     }

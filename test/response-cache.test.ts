@@ -5,12 +5,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GEORGICS, documentPath, navigationPath } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT, type ServedTree, buildTree, serveCorpus } from "./helpers/tree.js";
 
 const PATHS = [
-  "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=1.2",
-  "/api/dts/document?id=urn:cts:latinLit:phi0690.phi003.sample-lat1&ref=1.3",
-  "/api/dts/navigation?id=urn:cts:latinLit:phi0690.phi003.sample-lat1",
+  documentPath(`id=${GEORGICS}&ref=1.2`),
+  documentPath(`id=${GEORGICS}&ref=1.3`),
+  navigationPath(`id=${GEORGICS}`),
 ];
 /** A distinct, large Accept-Encoding, as in the attack: `gzip, x-<n>-aaaa...`. */
 const acceptEncoding = (n: number, size: number): string => `gzip, x-${n}-${"a".repeat(size)}`;

@@ -7,11 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusName } from "../builder/build/document-output.js";
+import { CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
 import { errorOf, TEI_NS, type WriteTree, writeTree } from "./helpers/write-server.js";
 
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const FILE = "latin/catullus-5.xml";
-const q = encodeURIComponent;
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 let t: WriteTree;
@@ -19,9 +17,9 @@ let before: string;
 beforeAll(async () => {
   t = await writeTree({
     // `</body>` on line 66 loses its y: the file is there, and broken at line 66.
-    prepare: (corpus) => writeFileSync(join(corpus, FILE), readFileSync(join(corpus, FILE), "utf8").replace("</body>", "</bod>")),
+    prepare: (corpus) => writeFileSync(join(corpus, CATULLUS_FILE), readFileSync(join(corpus, CATULLUS_FILE), "utf8").replace("</body>", "</bod>")),
   });
-  before = sha(t.file(FILE));
+  before = sha(t.file(CATULLUS_FILE));
 });
 afterAll(async () => {
   await t?.close();
@@ -29,14 +27,14 @@ afterAll(async () => {
 
 /** What every answer about the document must say, and must not. */
 function expectTruth(description: string): void {
-  expect(description).toContain(`The document "${CATULLUS}" has a TEI file, ${FILE}, but it is not well-formed XML (line 66, column `);
+  expect(description).toContain(`The document "${CATULLUS}" has a TEI file, ${CATULLUS_FILE}, but it is not well-formed XML (line 66, column `);
   expect(description).not.toMatch(/has not been written|no text yet/);
   expect(description).not.toContain(t.work);
 }
 
 describe("a TEI file that is not well-formed XML", () => {
   it("Document GET answers 409 naming the file, line and column", async () => {
-    const r = await t.fetch(`/api/dts/document?id=${q(CATULLUS)}`);
+    const r = await t.fetch(doc(CATULLUS));
     expect(r.status).toBe(409);
     expectTruth((await errorOf(r)).description);
   });
@@ -49,7 +47,7 @@ describe("a TEI file that is not well-formed XML", () => {
 
   it("Navigation answers 409 the same, stored (down=1) or computed (down=2)", async () => {
     for (const params of ["&down=1", "&down=2", "&ref=1"]) {
-      const r = await t.fetch(`/api/dts/navigation?id=${q(CATULLUS)}${params}`);
+      const r = await t.fetch(nav(CATULLUS, params));
       expect(r.status, params).toBe(409);
       const body = await r.json();
       expect(body["@type"]).toBe("Status");
@@ -58,14 +56,14 @@ describe("a TEI file that is not well-formed XML", () => {
   });
 
   it("a POST of a first text answers 409 saying the same, and leaves the file untouched", async () => {
-    const r = await t.write("POST", `/api/dts/document?id=${q(CATULLUS)}`, `<TEI xmlns="${TEI_NS}"><text><body><p n="1">x</p></body></text></TEI>`);
+    const r = await t.write("POST", doc(CATULLUS), `<TEI xmlns="${TEI_NS}"><text><body><p n="1">x</p></body></text></TEI>`);
     expect(r.status).toBe(409);
     expectTruth((await errorOf(r)).description);
-    expect(sha(t.file(FILE))).toBe(before);
+    expect(sha(t.file(CATULLUS_FILE))).toBe(before);
   });
 
   it("the build behind the server warned with the file, line and column", () => {
-    const w = t.server.report!.warnings.find((w) => w.file.endsWith(FILE));
+    const w = t.server.report!.warnings.find((w) => w.file.endsWith(CATULLUS_FILE));
     expect(w).toMatchObject({ line: 66, message: expect.stringMatching(/not well-formed XML .*409/) });
   });
 });

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentFolder, encodeName } from "../builder/tree/layout.js";
+import { CATULLUS, CATULLUS_FILE } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
 const DTS = join(PROJECT, "bin/dts.js");
 
 let work: string;
@@ -52,7 +52,7 @@ describe("dts watch", () => {
 
   it("rebuilds a document edited with plain writeFileSync, and prints what it rebuilt", async () => {
     const from = output.length;
-    const file = join(corpus, "latin/catullus-5.xml");
+    const file = join(corpus, CATULLUS_FILE);
     writeFileSync(file, readFileSync(file, "utf8").replace(`<l n="1">Vivamus`, `<l n="1">VIVAMUS`));
     const line = await waitFor(new RegExp(`dts watch: rebuilt ${CATULLUS.replace(/\./g, "\\.")}: .*`), from);
     expect(line).toMatch(/\d+ files? written \(changed passages only\)/);
@@ -61,7 +61,7 @@ describe("dts watch", () => {
 
   it("debounces a burst of saves into one rebuild", async () => {
     const from = output.length;
-    const file = join(corpus, "latin/catullus-5.xml");
+    const file = join(corpus, CATULLUS_FILE);
     for (let k = 0; k < 5; k++) {
       writeFileSync(file, readFileSync(file, "utf8").replace(/<l n="2">[^<]*<\/l>/, `<l n="2">burst ${k}</l>`));
       await new Promise((r) => setTimeout(r, 20));
@@ -85,7 +85,7 @@ describe("dts watch", () => {
 
   it("reloads the catalogue when a document's teiHeader changes", async () => {
     const from = output.length;
-    const file = join(corpus, "latin/catullus-5.xml");
+    const file = join(corpus, CATULLUS_FILE);
     writeFileSync(file, readFileSync(file, "utf8").replace("<title xml:lang=\"lat\">Carmen V (Vivamus, mea Lesbia)</title>", "<title xml:lang=\"lat\">Carmen quintum</title>"));
     await waitFor(/teiHeader changed in urn:cts:latinLit:phi0472\.phi005\.sample-lat1: reloading the catalogue/, from);
     await waitFor(/dts watch: rebuilt the corpus/, from);

@@ -5,11 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
 import { TOKEN, type WriteTree, errorOf, fragment, writeTree } from "./helpers/write-server.js";
 
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const CAT_FILE = "latin/catullus-5.xml";
-const doc = (params = ""): string => `/api/dts/document?id=${encodeURIComponent(CATULLUS)}${params}`;
 const line10 = (text: string): string => fragment(`<l n="10">${text}</l>`);
 
 /**
@@ -62,21 +60,21 @@ describe("write entry: a refused body is never read", () => {
   const FIFTY_MIB = 50 * 1024 * 1024;
 
   it("a wrong token: 403 at once, the connection closed after a few chunks, not 50 MiB drained", async () => {
-    const r = await rawUpload(t.server.url, head("PUT", doc("&ref=10"), { Authorization: "Bearer wrong-token-0123456789", "Content-Length": String(FIFTY_MIB) }), FIFTY_MIB);
+    const r = await rawUpload(t.server.url, head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: "Bearer wrong-token-0123456789", "Content-Length": String(FIFTY_MIB) }), FIFTY_MIB);
     expect(r.answer).toMatch(/^HTTP\/1\.1 403/);
     expect(r.answer).toMatch(/connection: close/i);
     expect(r.sent).toBeLessThan(16 * 1024 * 1024);
   });
 
   it("no token with Expect: 100-continue: 401 without a 100 Continue", async () => {
-    const r = await rawUpload(t.server.url, head("POST", doc("&after=9"), { "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }), FIFTY_MIB, true);
+    const r = await rawUpload(t.server.url, head("POST", doc(CATULLUS, "&after=9"), { "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }), FIFTY_MIB, true);
     expect(r.answer).toMatch(/^HTTP\/1\.1 401/);
     expect(r.answer).not.toMatch(/100 Continue/);
     expect(r.sent).toBe(0);
   });
 
   it("a declared 50 MiB upload with the right token: 413 without a 100 Continue, nothing read", async () => {
-    const r = await rawUpload(t.server.url, head("PUT", doc("&ref=10"), { Authorization: `Bearer ${TOKEN}`, "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }), FIFTY_MIB, true);
+    const r = await rawUpload(t.server.url, head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: `Bearer ${TOKEN}`, "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }), FIFTY_MIB, true);
     expect(r.answer).toMatch(/^HTTP\/1\.1 413/);
     expect(r.answer).not.toMatch(/100 Continue/);
     expect(r.answer).toMatch(/<error[\s\S]*larger than this server accepts/);
@@ -95,10 +93,10 @@ describe("write entry: a refused body is never read", () => {
         if (/<\/TEI>/.test(text)) socket.end();
       });
       socket.on("close", () => resolve(text));
-      socket.write(head("PUT", doc("&ref=10"), { Authorization: `Bearer ${TOKEN}`, "Content-Length": String(body.length), Expect: "100-continue", Connection: "close" }));
+      socket.write(head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: `Bearer ${TOKEN}`, "Content-Length": String(body.length), Expect: "100-continue", Connection: "close" }));
     });
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200/);
-    expect(t.file(CAT_FILE)).toContain("multa fecerimus, continued,");
+    expect(t.file(CATULLUS_FILE)).toContain("multa fecerimus, continued,");
   });
 });
 
@@ -108,7 +106,7 @@ describe("concurrent editors: ETag and If-Match", () => {
   afterAll(() => t?.close());
 
   const put = (params: string, body: string, ifMatch?: string): Promise<Response> =>
-    t.fetch(doc(params), {
+    t.fetch(doc(CATULLUS, params), {
       method: "PUT",
       body,
       headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml", ...(ifMatch ? { "If-Match": ifMatch } : {}) },
@@ -116,16 +114,16 @@ describe("concurrent editors: ETag and If-Match", () => {
 
   it("every Document GET has a strong ETag: passages, documents and computed ranges", async () => {
     for (const params of ["&ref=10", "", "&start=2&end=4"]) {
-      const r = await t.fetch(doc(params));
+      const r = await t.fetch(doc(CATULLUS, params));
       expect(r.status, params).toBe(200);
       expect(r.headers.get("etag"), params).toMatch(/^"[^"]+"$/);
-      const again = await t.fetch(doc(params), { headers: { "If-None-Match": r.headers.get("etag")! } });
+      const again = await t.fetch(doc(CATULLUS, params), { headers: { "If-None-Match": r.headers.get("etag")! } });
       expect(again.status, params).toBe(304);
     }
   });
 
   it("two editors read line 10; the second save gets 412 and the first edit is kept", async () => {
-    const [a, b] = await Promise.all([t.fetch(doc("&ref=10")), t.fetch(doc("&ref=10"))]);
+    const [a, b] = await Promise.all([t.fetch(doc(CATULLUS, "&ref=10")), t.fetch(doc(CATULLUS, "&ref=10"))]);
     const tag = a.headers.get("etag")!;
     expect(b.headers.get("etag")).toBe(tag);
     const first = await put("&ref=10", line10("dein, cum milia multa fecerimus (editor A),"), tag);
@@ -139,43 +137,43 @@ describe("concurrent editors: ETag and If-Match", () => {
     expect(e.body).toMatch(/^<\?xml[\s\S]*<error/);
     expect(e.description).toMatch(/If-Match does not match the passage: it changed since it was read/);
     expect(second.headers.get("etag")).toBe(newTag);
-    expect(t.file(CAT_FILE)).toContain("(editor A)");
-    expect(t.file(CAT_FILE)).not.toContain("(editor B)");
+    expect(t.file(CATULLUS_FILE)).toContain("(editor A)");
+    expect(t.file(CATULLUS_FILE)).not.toContain("(editor B)");
     // With the tag of what is there now, B's save goes through; the tag a GET gives is the PUT's.
-    expect((await t.fetch(doc("&ref=10"))).headers.get("etag")).toBe(newTag);
+    expect((await t.fetch(doc(CATULLUS, "&ref=10"))).headers.get("etag")).toBe(newTag);
     expect((await put("&ref=10", line10("dein, cum milia multa fecerimus (A and B),"), newTag!)).status).toBe(200);
     // Without If-Match a write still works.
     expect((await put("&ref=10", line10("dein, cum milia multa fecerimus,"))).status).toBe(200);
   });
 
   it("two saves within one second to the same size still change the tag", async () => {
-    const tag = (await t.fetch(doc("&ref=9"))).headers.get("etag")!;
+    const tag = (await t.fetch(doc(CATULLUS, "&ref=9"))).headers.get("etag")!;
     expect((await put("&ref=9", fragment(`<l n="9">deinde usque altera mille, deinde centum. X</l>`), tag)).status).toBe(200);
-    const mid = (await t.fetch(doc("&ref=9"))).headers.get("etag")!;
+    const mid = (await t.fetch(doc(CATULLUS, "&ref=9"))).headers.get("etag")!;
     expect((await put("&ref=9", fragment(`<l n="9">deinde usque altera mille, deinde centum. Y</l>`), mid)).status).toBe(200);
     // The stale tag of the same-sized version in between must not match.
     expect((await put("&ref=9", fragment(`<l n="9">deinde usque altera mille, deinde centum. Z</l>`), mid)).status).toBe(412);
-    expect(t.file(CAT_FILE)).toContain("deinde centum. Y</l>");
+    expect(t.file(CATULLUS_FILE)).toContain("deinde centum. Y</l>");
   });
 
   it("DELETE honours If-Match on the passage, POST on the document; weak tags never match", async () => {
-    const docTag = (await t.fetch(doc())).headers.get("etag")!;
-    const lineTag = (await t.fetch(doc("&ref=13"))).headers.get("etag")!;
+    const docTag = (await t.fetch(doc(CATULLUS))).headers.get("etag")!;
+    const lineTag = (await t.fetch(doc(CATULLUS, "&ref=13"))).headers.get("etag")!;
     const del = (tag: string): Promise<Response> =>
-      t.fetch(doc("&ref=13"), { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}`, "If-Match": tag } });
+      t.fetch(doc(CATULLUS, "&ref=13"), { method: "DELETE", headers: { Authorization: `Bearer ${TOKEN}`, "If-Match": tag } });
     expect((await del(`W/${lineTag}`)).status).toBe(412);
     expect((await del(docTag)).status).toBe(412);
     expect((await del(lineTag)).status).toBe(200);
     // The document changed with that DELETE: a POST with its old tag is refused.
-    const post = await t.fetch(doc("&after=12"), {
+    const post = await t.fetch(doc(CATULLUS, "&after=12"), {
       method: "POST",
       body: fragment(`<l n="13">nec sciat ipse neque invidere possit.</l>`),
       headers: { Authorization: `Bearer ${TOKEN}`, "If-Match": docTag },
     });
     expect(post.status).toBe(412);
-    expect(t.file(CAT_FILE)).not.toContain('<l n="13">');
-    const fresh = (await t.fetch(doc())).headers.get("etag")!;
-    const ok = await t.fetch(doc("&after=12"), {
+    expect(t.file(CATULLUS_FILE)).not.toContain('<l n="13">');
+    const fresh = (await t.fetch(doc(CATULLUS))).headers.get("etag")!;
+    const ok = await t.fetch(doc(CATULLUS, "&after=12"), {
       method: "POST",
       body: fragment(`<l n="13">nec sciat ipse neque invidere possit.</l>`),
       headers: { Authorization: `Bearer ${TOKEN}`, "If-Match": fresh },
@@ -198,7 +196,7 @@ describe("token rules", () => {
   it("wrong tokens from one address are limited: 429 with Retry-After, then allowed again", async () => {
     const t = await writeTree();
     try {
-      const wrong = (): Promise<Response> => t.fetch(doc("&ref=1"), { method: "DELETE", headers: { Authorization: "Bearer wrong-token-0123456789" } });
+      const wrong = (): Promise<Response> => t.fetch(doc(CATULLUS, "&ref=1"), { method: "DELETE", headers: { Authorization: "Bearer wrong-token-0123456789" } });
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) statuses.push((await wrong()).status);
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
@@ -207,9 +205,9 @@ describe("token rules", () => {
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect((await errorOf(limited)).description).toMatch(/Too many writes with a wrong token/);
       // Even the right token waits out the window from that address; then it works.
-      expect((await t.write("DELETE", doc("&ref=1"))).status).toBe(429);
+      expect((await t.write("DELETE", doc(CATULLUS, "&ref=1"))).status).toBe(429);
       await new Promise((r) => setTimeout(r, 1100));
-      expect((await t.write("DELETE", doc("&ref=1"))).status).toBe(200);
+      expect((await t.write("DELETE", doc(CATULLUS, "&ref=1"))).status).toBe(200);
     } finally {
       await t.close();
     }
@@ -228,18 +226,18 @@ describe("cross-origin writes and Allow", () => {
     await listed?.close();
   });
 
-  const preflight = (t: WriteTree, origin: string, path = doc("&ref=1")): Promise<Response> =>
+  const preflight = (t: WriteTree, origin: string, path = doc(CATULLUS, "&ref=1")): Promise<Response> =>
     t.fetch(path, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "PUT" } });
 
   it("without --cors-origin the preflight allows no writes and a cross-origin write is refused", async () => {
     const p = await preflight(open, "https://evil.example");
     expect(p.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     expect(p.headers.get("vary")).toMatch(/Origin/);
-    const r = await open.fetch(doc("&ref=10"), { method: "PUT", body: line10("x"), headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" } });
+    const r = await open.fetch(doc(CATULLUS, "&ref=10"), { method: "PUT", body: line10("x"), headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" } });
     const e = await errorOf(r);
     expect(e.status).toBe(403);
     expect(e.description).toMatch(/another origin \(https:\/\/evil\.example\).*--cors-origin https:\/\/evil\.example/);
-    expect(open.file(CAT_FILE)).not.toContain('<l n="10">x</l>');
+    expect(open.file(CATULLUS_FILE)).not.toContain('<l n="10">x</l>');
   });
 
   it("with --cors-origin that origin may write; others still may not; reads stay open to all", async () => {
@@ -248,27 +246,27 @@ describe("cross-origin writes and Allow", () => {
     expect(p.headers.get("access-control-allow-headers")).toMatch(/If-Match/);
     expect((await preflight(listed, "https://evil.example")).headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     const body = line10("dein, cum milia multa fecerimus (from the editor),");
-    const ok = await listed.fetch(doc("&ref=10"), { method: "PUT", body, headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://editor.example.org" } });
+    const ok = await listed.fetch(doc(CATULLUS, "&ref=10"), { method: "PUT", body, headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://editor.example.org" } });
     expect(ok.status).toBe(200);
-    const evil = await listed.fetch(doc("&ref=10"), { method: "PUT", body, headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" } });
+    const evil = await listed.fetch(doc(CATULLUS, "&ref=10"), { method: "PUT", body, headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" } });
     expect(evil.status).toBe(403);
-    const read = await listed.fetch(doc("&ref=10"), { headers: { Origin: "https://evil.example" } });
+    const read = await listed.fetch(doc(CATULLUS, "&ref=10"), { headers: { Origin: "https://evil.example" } });
     expect(read.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   it("PATCH is 405 with Allow listing what the resource accepts, as the preflight does", async () => {
-    const patch = await listed.fetch(doc("&ref=10"), { method: "PATCH", body: "x" });
+    const patch = await listed.fetch(doc(CATULLUS, "&ref=10"), { method: "PATCH", body: "x" });
     expect(patch.status).toBe(405);
     expect(patch.headers.get("allow")).toBe("GET, HEAD, OPTIONS, POST, PUT, DELETE");
     expect(patch.headers.get("allow")).toBe((await preflight(listed, "https://editor.example.org")).headers.get("access-control-allow-methods"));
-    const nav = await listed.fetch(`/api/dts/navigation?id=${encodeURIComponent(CATULLUS)}`, { method: "PATCH" });
-    expect(nav.status).toBe(405);
-    expect(nav.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    const navigation = await listed.fetch(nav(CATULLUS), { method: "PATCH" });
+    expect(navigation.status).toBe(405);
+    expect(navigation.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     expect((await preflight(listed, "https://editor.example.org", "/api/dts/navigation")).headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     // Without writes the Document endpoint accepts reads only, and says so.
     const ro = await writeTree({ token: undefined });
     try {
-      const r = await ro.fetch(doc("&ref=10"), { method: "PATCH" });
+      const r = await ro.fetch(doc(CATULLUS, "&ref=10"), { method: "PATCH" });
       expect(r.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
       expect((await preflight(ro, "https://editor.example.org")).headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     } finally {

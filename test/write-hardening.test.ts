@@ -8,14 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
+import { CATULLUS, CATULLUS_FILE, LIVY, LIVY_FILE, doc } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 import { type WriteTree, TEI_NS, errorOf, fragment, writeTree } from "./helpers/write-server.js";
-
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const LIVY = "urn:cts:latinLit:phi0914.phi001.sample-lat1";
-const CAT_FILE = "latin/catullus-5.xml";
-const q = encodeURIComponent;
-const doc = (id: string, params = ""): string => `/api/dts/document?id=${q(id)}${params}`;
 
 const RNG = `<?xml version="1.0"?>
 <grammar xmlns="http://relaxng.org/ns/structure/1.0"><start><element><anyName/><ref name="any"/></element></start>
@@ -52,7 +47,7 @@ describe("schemas named by a body's xml-model", () => {
 
   const exists = (): boolean => {
     try {
-      t.file("latin/livy-1.xml");
+      t.file(LIVY_FILE);
       return true;
     } catch {
       return false;
@@ -111,9 +106,9 @@ describe("writes that would break the citation structure or leave TEI", () => {
   afterAll(async () => t?.close());
 
   const unchanged = async (r: Response, status: number, ...words: (string | RegExp)[]): Promise<string> => {
-    const before = t.file(CAT_FILE);
+    const before = t.file(CATULLUS_FILE);
     const d = await expectRefused(t, r, status, ...words);
-    expect(t.file(CAT_FILE)).toBe(before);
+    expect(t.file(CATULLUS_FILE)).toBe(before);
     return d;
   };
 
@@ -175,7 +170,7 @@ describe("deep nesting", () => {
   };
 
   it("refuses more than 256 levels (422, naming the limit and the line), in linear time", async () => {
-    const before = t.file(CAT_FILE);
+    const before = t.file(CATULLUS_FILE);
     await timed(deep(1000, false)); // warm up
     const small = await timed(deep(20_000, false));
     const large = await timed(deep(40_000, false));
@@ -190,7 +185,7 @@ describe("deep nesting", () => {
     expect(closed.ms).toBeLessThan(1000);
     // Linear: twice the opens, not four times the time (with a wide margin on a busy machine).
     expect(large.ms).toBeLessThan(small.ms * 3 + 50);
-    expect(t.file(CAT_FILE)).toBe(before);
+    expect(t.file(CATULLUS_FILE)).toBe(before);
   });
 
   it("a passage nested 240 levels deep is accepted", async () => {
@@ -215,7 +210,7 @@ describe("deep nesting in a corpus file", () => {
     try {
       const corpus = join(work, "corpus");
       cpSync(EMBEDDED, corpus, { recursive: true });
-      const file = join(corpus, CAT_FILE);
+      const file = join(corpus, CATULLUS_FILE);
       const levels = 100_000;
       writeFileSync(file, readFileSync(file, "utf8").replace(`<l n="5">`, `<l n="5">${"<hi>".repeat(levels)}x${"</hi>".repeat(levels)}`));
       const started = performance.now();
@@ -241,7 +236,7 @@ describe("a rebuild after a crash", () => {
       // Killed while writing the new whole document: the temporary file, and a source the tree does not match.
       const folder = join(dist, "document", readdirSync(join(dist, "document")).find((f) => f.includes("phi0472.phi005"))!);
       writeFileSync(join(folder, "_.xml.tmp-4242-0"), "");
-      const file = join(corpus, CAT_FILE);
+      const file = join(corpus, CATULLUS_FILE);
       writeFileSync(file, readFileSync(file, "utf8").replace("Vivamus, mea Lesbia", "Vivamus, mea Lesbia!"));
       await build({ corpus, out: dist, site: makeSite() });
       expect(readdirSync(folder).filter((f) => f.includes(".tmp-"))).toEqual([]);

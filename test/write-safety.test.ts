@@ -13,13 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
+import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 import { TOKEN, type WriteTree, fragment, writeTree } from "./helpers/write-server.js";
 
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
-const q = encodeURIComponent;
-const doc = (id: string, params = ""): string => `/api/dts/document?id=${q(id)}${params}`;
 const inner = (body: string): string => /<dts:fragment[^>]*>([\s\S]*)<\/dts:fragment>/.exec(body)?.[1] ?? "";
 const ORIGINAL_2 = `<l n="2">rumoresque senum severiorum</l>`;
 /** Versions of different lengths, so that every offset after the line moves with each write. */
@@ -41,14 +38,14 @@ describe("readers during writes", () => {
     const line2 = (text: string): string | undefined => /<l n="2">[^<]*<\/l>/.exec(text)?.[0];
     const reader = async (): Promise<void> => {
       while (!done) {
-        const [passage, range, whole, nav] = await Promise.all([
+        const [passage, range, whole, navigation] = await Promise.all([
           t.fetch(doc(CATULLUS, "&ref=2")),
           t.fetch(doc(CATULLUS, "&start=1&end=3")),
           t.fetch(doc(CATULLUS)),
-          t.fetch(`/api/dts/navigation?id=${q(CATULLUS)}`),
+          t.fetch(nav(CATULLUS)),
         ]);
         reads += 4;
-        for (const r of [passage, range, whole, nav]) if (r.status !== 200) problems.push(`${r.url}: ${r.status}`);
+        for (const r of [passage, range, whole, navigation]) if (r.status !== 200) problems.push(`${r.url}: ${r.status}`);
         const p = await passage.text();
         if (!allowed.has(inner(p))) problems.push(`passage: ${inner(p)}`);
         const g = await range.text();
@@ -57,7 +54,7 @@ describe("readers during writes", () => {
         }
         const w = await whole.text();
         if (XMLValidator.validate(w) !== true || !allowed.has(line2(w) ?? "")) problems.push(`whole: ${w.slice(0, 200)}`);
-        const n = await nav.json();
+        const n = await navigation.json();
         if (n.member?.length !== 13) problems.push(`navigation: ${JSON.stringify(n).slice(0, 200)}`);
       }
     };
@@ -107,7 +104,7 @@ describe("readers during writes", () => {
     const lines = Array.from({ length: 12 }, (_, k) => `<l n="${k + 1}">parallel ${k}</l>`);
     const results = await Promise.all(lines.map((line, k) => t.write("PUT", doc(CATULLUS, `&ref=${k + 1}`), fragment(line))));
     expect(results.map((r) => r.status)).toEqual(lines.map(() => 200));
-    const text = t.file("latin/catullus-5.xml");
+    const text = t.file(CATULLUS_FILE);
     expect(XMLValidator.validate(text)).toBe(true);
     for (const line of lines) expect(text).toContain(line);
     for (let k = 0; k < 12; k++) expect(inner(await (await t.fetch(doc(CATULLUS, `&ref=${k + 1}`))).text())).toBe(lines[k]);
@@ -159,8 +156,8 @@ describe("a server killed during writes", () => {
     const corpus = join(work, "corpus");
     const dist = join(work, "dist");
     cpSync(EMBEDDED, corpus, { recursive: true });
-    const catFile = join(corpus, "latin/catullus-5.xml");
-    const caesarFile = join(corpus, "latin/caesar-bg.xml");
+    const catFile = join(corpus, CATULLUS_FILE);
+    const caesarFile = join(corpus, CAESAR_FILE);
     const catOriginal = readFileSync(catFile, "utf8");
     const caesarOriginal = readFileSync(caesarFile, "utf8");
     const caesarSection = /<p>Gallia est omnis[^<]*<\/p>/.exec(caesarOriginal)![0];
@@ -237,14 +234,14 @@ describe("corpus files kept elsewhere", () => {
     const elsewhere = mkdtempSync(join(tmpdir(), "dts-linked-"));
     const t = await writeTree({
       prepare: (corpus) => {
-        renameSync(join(corpus, "latin/catullus-5.xml"), join(elsewhere, "catullus-5.xml"));
-        symlinkSync(join(elsewhere, "catullus-5.xml"), join(corpus, "latin/catullus-5.xml"));
+        renameSync(join(corpus, CATULLUS_FILE), join(elsewhere, "catullus-5.xml"));
+        symlinkSync(join(elsewhere, "catullus-5.xml"), join(corpus, CATULLUS_FILE));
       },
     });
     try {
       const r = await t.write("PUT", doc(CATULLUS, "&ref=2"), fragment(version(3)));
       expect(r.status, await r.text()).toBe(200);
-      expect(lstatSync(join(t.corpus, "latin/catullus-5.xml")).isSymbolicLink()).toBe(true);
+      expect(lstatSync(join(t.corpus, CATULLUS_FILE)).isSymbolicLink()).toBe(true);
       expect(readFileSync(join(elsewhere, "catullus-5.xml"), "utf8")).toContain(version(3));
       expect(readdirSync(elsewhere)).toEqual(["catullus-5.xml"]);
     } finally {

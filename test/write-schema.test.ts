@@ -4,12 +4,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATULLUS, CATULLUS_FILE, doc } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 import { type WriteTree, errorOf, fragment, writeTree } from "./helpers/write-server.js";
-
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const doc = (params: string): string => `/api/dts/document?id=${encodeURIComponent(CATULLUS)}${params}`;
-const CAT_FILE = "latin/catullus-5.xml";
 
 /** The shape of the sample poems: lines of text only, in line groups, in divisions. */
 const SMALL_RNG = `<?xml version="1.0" encoding="UTF-8"?>
@@ -46,13 +43,13 @@ describe("--schema", () => {
   afterAll(async () => t?.close());
 
   it("accepts a change that keeps the document valid", async () => {
-    const r = await t.write("PUT", doc("&ref=2"), fragment(`<l n="2">rumoresque senum severiorum!</l>`));
+    const r = await t.write("PUT", doc(CATULLUS, "&ref=2"), fragment(`<l n="2">rumoresque senum severiorum!</l>`));
     expect(r.status).toBe(200);
   });
 
   it("422 with the line in the document and in the body, and the validator's message; nothing written", async () => {
-    const before = t.file(CAT_FILE);
-    const r = await t.write("PUT", doc("&ref=3"), fragment(`<l n="3">omnes <hi>unius</hi> aestimemus assis!</l>`));
+    const before = t.file(CATULLUS_FILE);
+    const r = await t.write("PUT", doc(CATULLUS, "&ref=3"), fragment(`<l n="3">omnes <hi>unius</hi> aestimemus assis!</l>`));
     const { status, description } = await errorOf(r);
     expect(status).toBe(422);
     const line = before.split("\n").findIndex((l) => l.includes(`<l n="3">`)) + 1;
@@ -61,13 +58,13 @@ describe("--schema", () => {
     expect(description).toMatch(/schema\.rng/);
     expect(description).toMatch(/Did not expect element hi there/);
     expect(description).toContain("/api/dts/docs/writes#schema");
-    expect(t.file(CAT_FILE)).toBe(before);
+    expect(t.file(CATULLUS_FILE)).toBe(before);
   });
 
   it("validates inserted passages too", async () => {
-    const r = await t.write("POST", doc("&after=13"), fragment(`<l n="14">bad <b>line</b></l>`));
+    const r = await t.write("POST", doc(CATULLUS, "&after=13"), fragment(`<l n="14">bad <b>line</b></l>`));
     expect(r.status).toBe(422);
-    expect(t.file(CAT_FILE)).not.toContain(`n="14"`);
+    expect(t.file(CATULLUS_FILE)).not.toContain(`n="14"`);
   });
 });
 
@@ -77,7 +74,7 @@ describe("a document's own xml-model schema", () => {
     t = await writeTree({
       prepare: (corpus) => {
         writeFileSync(join(corpus, "latin/lines.rng"), SMALL_RNG);
-        const file = join(corpus, CAT_FILE);
+        const file = join(corpus, CATULLUS_FILE);
         const text = readFileSync(file, "utf8").replace(
           `<?xml version="1.0" encoding="UTF-8"?>\n`,
           `<?xml version="1.0" encoding="UTF-8"?>\n<?xml-model href="lines.rng" schematypens="http://relaxng.org/ns/structure/1.0"?>\n`,
@@ -89,11 +86,11 @@ describe("a document's own xml-model schema", () => {
   afterAll(async () => t?.close());
 
   it("is used when it is a local file", async () => {
-    const r = await t.write("PUT", doc("&ref=3"), fragment(`<l n="3">omnes <hi>unius</hi> aestimemus assis!</l>`));
+    const r = await t.write("PUT", doc(CATULLUS, "&ref=3"), fragment(`<l n="3">omnes <hi>unius</hi> aestimemus assis!</l>`));
     const { status, description } = await errorOf(r);
     expect(status).toBe(422);
     expect(description).toMatch(/lines\.rng/);
-    expect((await t.write("PUT", doc("&ref=3"), fragment(`<l n="3">omnes unius aestimemus assis.</l>`))).status).toBe(200);
+    expect((await t.write("PUT", doc(CATULLUS, "&ref=3"), fragment(`<l n="3">omnes unius aestimemus assis.</l>`))).status).toBe(200);
   });
 });
 
@@ -107,17 +104,17 @@ describe.skipIf(!existsSync(TEI_ALL))("tei_all.rng (compiled once, about 18 s)",
   afterAll(async () => t?.close());
 
   it("accepts a valid TEI line and refuses an element TEI does not have, with libxml2's message", async () => {
-    expect(readFileSync(join(EMBEDDED, CAT_FILE), "utf8")).toContain(`<l n="2">`);
-    const ok = await t.write("PUT", doc("&ref=2"), fragment(`<l n="2">rumoresque <hi rend="italic">senum</hi> severiorum</l>`));
+    expect(readFileSync(join(EMBEDDED, CATULLUS_FILE), "utf8")).toContain(`<l n="2">`);
+    const ok = await t.write("PUT", doc(CATULLUS, "&ref=2"), fragment(`<l n="2">rumoresque <hi rend="italic">senum</hi> severiorum</l>`));
     expect(ok.status).toBe(200);
     const started = performance.now();
-    const bad = await t.write("PUT", doc("&ref=2"), fragment(`<l n="2">rumoresque <foo>senum</foo> severiorum</l>`));
+    const bad = await t.write("PUT", doc(CATULLUS, "&ref=2"), fragment(`<l n="2">rumoresque <foo>senum</foo> severiorum</l>`));
     const { status, description } = await errorOf(bad);
     expect(status).toBe(422);
     expect(description).toMatch(/tei_all\.rng/);
     expect(description).toMatch(/foo/);
     // The schema was compiled once, at the start: a validation takes milliseconds.
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(t.file(CAT_FILE)).toContain(`<hi rend="italic">senum</hi>`);
+    expect(t.file(CATULLUS_FILE)).toContain(`<hi rend="italic">senum</hi>`);
   }, 60_000);
 });

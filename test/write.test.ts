@@ -9,17 +9,9 @@ import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
+import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, GEORGICS, LIVY, LIVY_FILE, coll, doc, nav, q } from "./helpers/embedded.js";
 import { API_DOC_REL, EMBEDDED, links, serveCorpus, snapshotTree } from "./helpers/tree.js";
 import { DTS_NS, TEI_NS, TOKEN, type WriteTree, changedLines, errorOf, fragment, writeTree } from "./helpers/write-server.js";
-
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
-const GEORGICS = "urn:cts:latinLit:phi0690.phi003.sample-lat1";
-const LIVY = "urn:cts:latinLit:phi0914.phi001.sample-lat1";
-const q = encodeURIComponent;
-const doc = (id: string, params = ""): string => `/api/dts/document?id=${q(id)}${params}`;
-const CAT_FILE = "latin/catullus-5.xml";
-const CAESAR_FILE = "latin/caesar-bg.xml";
 
 let t: WriteTree;
 beforeAll(async () => {
@@ -56,7 +48,7 @@ describe("tokens", () => {
     // A right token in one place and a wrong one in the other is refused too.
     const mixed = await t.fetch(doc(CATULLUS, `&ref=1&token=${TOKEN}`), { method: "DELETE", headers: { Authorization: "Bearer nope" } });
     await expectError(mixed, 403);
-    expect(t.file(CAT_FILE)).toBe(readFileSync(join(EMBEDDED, CAT_FILE), "utf8"));
+    expect(t.file(CATULLUS_FILE)).toBe(readFileSync(join(EMBEDDED, CATULLUS_FILE), "utf8"));
     expect(t.log.join("\n")).not.toContain(TOKEN);
   });
 
@@ -114,7 +106,7 @@ describe("API documentation", () => {
 
 describe("PUT", () => {
   it("replaces one line: 200 with Location and the new content; the file's diff is exactly that line", async () => {
-    const before = t.file(CAT_FILE);
+    const before = t.file(CATULLUS_FILE);
     const line = `<l n="2">rumoresque senum SEVERIORUM</l>`;
     const r = await t.write("PUT", doc(CATULLUS, "&ref=2"), fragment(line));
     expect(r.status).toBe(200);
@@ -127,9 +119,9 @@ describe("PUT", () => {
     // The same as a GET now returns.
     const get = await t.fetch(doc(CATULLUS, "&ref=2"));
     expect(await get.text()).toBe(body);
-    const after = t.file(CAT_FILE);
+    const after = t.file(CATULLUS_FILE);
     writeFileSync(join(t.work, "before.xml"), before);
-    const diff = spawnSync("git", ["diff", "--no-index", "--numstat", join(t.work, "before.xml"), join(t.corpus, CAT_FILE)], { encoding: "utf8" });
+    const diff = spawnSync("git", ["diff", "--no-index", "--numstat", join(t.work, "before.xml"), join(t.corpus, CATULLUS_FILE)], { encoding: "utf8" });
     expect(diff.stdout.trim().split("\t").slice(0, 2)).toEqual(["1", "1"]);
     expect(changedLines(before, after)).toEqual({ changed: 1, added: 0, removed: 0 });
     expect(after).toContain(`          ${line}\n`);
@@ -151,7 +143,7 @@ describe("PUT", () => {
     const line = `<l n="3" rend="indent">omnes unius aestimemus assis!</l>`;
     expect((await t.write("PUT", doc(CATULLUS, "&ref=3"), fragment(line))).status).toBe(200);
     expect(await (await t.fetch(doc(CATULLUS))).text()).toContain(line);
-    expect(t.file(CAT_FILE)).toContain(line);
+    expect(t.file(CATULLUS_FILE)).toContain(line);
   });
 
   it("empties a passage with an empty element", async () => {
@@ -205,7 +197,7 @@ describe("PUT", () => {
   it("keeps comments beside the element out of the document and the element's bytes as written", async () => {
     const line = `<l n="8"  xml:id="c8">dein mille altera, dein <!-- sic --> secunda centum,</l>`;
     expect((await t.write("PUT", doc(CATULLUS, "&ref=8"), fragment(`\n  <!-- a note -->\n  ${line}\n`))).status).toBe(200);
-    const text = t.file(CAT_FILE);
+    const text = t.file(CATULLUS_FILE);
     expect(text).toContain(`          ${line}\n`);
     expect(text).not.toContain("a note");
   });
@@ -213,13 +205,13 @@ describe("PUT", () => {
 
 describe("POST after and before", () => {
   it("inserts a line after another, indented like its siblings; 201 with Location (id and ref)", async () => {
-    const before = t.file(CAT_FILE);
+    const before = t.file(CATULLUS_FILE);
     const line = `<l n="13a">hic versus novus est.</l>`;
     const r = await t.write("POST", doc(CATULLUS, "&after=13"), fragment(line));
     expect(r.status).toBe(201);
     expect(r.headers.get("location")).toBe(`/api/dts/document?id=${CATULLUS}&ref=13a`);
     expect(inner(await r.text())).toBe(line);
-    const after = t.file(CAT_FILE);
+    const after = t.file(CATULLUS_FILE);
     expect(after).toContain(`          <l n="13">cum tantum sciat esse basiorum.</l>\n          ${line}\n        </lg>`);
     expect(changedLines(before, after)).toEqual({ changed: 0, added: 1, removed: 0 });
     const get = await t.fetch(doc(CATULLUS, "&ref=13a"));
@@ -227,15 +219,15 @@ describe("POST after and before", () => {
     expect(links(get).prev).toBe(`/api/dts/document?id=${CATULLUS}&ref=13`);
     // The neighbour's links were rebuilt too.
     expect(links(await t.fetch(doc(CATULLUS, "&ref=13"))).next).toBe(`/api/dts/document?id=${CATULLUS}&ref=13a`);
-    const nav = await (await t.fetch(`/api/dts/navigation?id=${q(CATULLUS)}`)).json();
-    expect(nav.member.map((m: { ref: string }) => m.ref).slice(-2)).toEqual(["13", "13a"]);
+    const navigation = await (await t.fetch(nav(CATULLUS))).json();
+    expect(navigation.member.map((m: { ref: string }) => m.ref).slice(-2)).toEqual(["13", "13a"]);
   });
 
   it("inserts several siblings before a passage; Location names them as a range", async () => {
     const r = await t.write("POST", doc(CATULLUS, "&before=1"), fragment(`<l n="0a">prior</l>\n<l n="0b">alter</l>`));
     expect(r.status).toBe(201);
     expect(r.headers.get("location")).toBe(`/api/dts/document?id=${CATULLUS}&start=0a&end=0b`);
-    const text = t.file(CAT_FILE);
+    const text = t.file(CATULLUS_FILE);
     expect(text).toContain(`<lg type="poem">\n          <l n="0a">prior</l>\n          <l n="0b">alter</l>\n          <l n="1">`);
     const body = await r.text();
     expect(body).toBe(await (await t.fetch(doc(CATULLUS, "&start=0a&end=0b"))).text());
@@ -269,14 +261,14 @@ describe("POST after and before", () => {
 
 describe("DELETE", () => {
   it("removes a passage: 200 with the old content, no Location, no blank line left", async () => {
-    const before = t.file(CAT_FILE);
+    const before = t.file(CATULLUS_FILE);
     const old = await (await t.fetch(doc(CATULLUS, "&ref=13a"))).text();
     const r = await t.write("DELETE", doc(CATULLUS, "&ref=13a"));
     expect(r.status).toBe(200);
     expect(r.headers.get("location")).toBeNull();
     expect(links(r)[API_DOC_REL]).toBe("/api/dts/docs");
     expect(await r.text()).toBe(old);
-    expect(changedLines(before, t.file(CAT_FILE))).toEqual({ changed: 0, added: 0, removed: 1 });
+    expect(changedLines(before, t.file(CATULLUS_FILE))).toEqual({ changed: 0, added: 0, removed: 1 });
     await expectError(await t.fetch(doc(CATULLUS, "&ref=13a")), 404);
   });
 
@@ -285,7 +277,7 @@ describe("DELETE", () => {
     const r = await t.write("DELETE", doc(CATULLUS, "&start=0a&end=0b"));
     expect(r.status).toBe(200);
     expect(await r.text()).toBe(old);
-    expect(t.file(CAT_FILE)).toContain(`<lg type="poem">\n          <l n="1">`);
+    expect(t.file(CATULLUS_FILE)).toContain(`<lg type="poem">\n          <l n="1">`);
   });
 
   it("removes an upper-level passage with its descendants", async () => {
@@ -321,15 +313,15 @@ describe("POST, initial form", () => {
     const body = await r.text();
     expect(body).toBe(whole);
     expect(await (await t.fetch(doc(LIVY))).text()).toBe(whole);
-    expect(t.file("latin/livy-1.xml")).toBe(whole);
+    expect(t.file(LIVY_FILE)).toBe(whole);
     expect(inner(await (await t.fetch(doc(LIVY, "&ref=1.1"))).text())).toContain("Troia capta");
-    const record = await (await t.fetch(`/api/dts/collection?id=${q(LIVY)}`)).json();
+    const record = await (await t.fetch(coll(`?id=${q(LIVY)}`))).json();
     expect(record.maxCiteDepth).toBe(2);
     // The record's own terms stay; the header fills what it lacks.
     expect(record.dublinCore.creator).toEqual(["Titus Livius"]);
     expect(record.dublinCore.publisher).toEqual(["Teubner"]);
     expect(record.dublinCore.contributor).toEqual(["Wilhelm Weissenborn"]);
-    const latin = await (await t.fetch(`/api/dts/collection?id=${q("urn:dts:sample:latin")}`)).json();
+    const latin = await (await t.fetch(coll(`?id=${q("urn:dts:sample:latin")}`))).json();
     expect(latin.member.find((m: { "@id": string }) => m["@id"] === LIVY).maxCiteDepth).toBe(2);
   });
 
@@ -358,7 +350,7 @@ describe("bodies", () => {
     const bomb = `<?xml version="1.0"?>\n<!DOCTYPE TEI [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]>\n<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="${DTS_NS}"><l n="9">&b;</l></dts:fragment></TEI>`;
     await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), bomb), 400, "DOCTYPE", "line 2", "/api/dts/docs/writes#bodies");
     await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), fragment(`<l n="9"><!ENTITY x "y"></l>`)), 400);
-    expect(t.file(CAT_FILE)).not.toContain("aaaa");
+    expect(t.file(CATULLUS_FILE)).not.toContain("aaaa");
   });
 
   it("400 for a wrong root or namespace", async () => {
@@ -413,7 +405,7 @@ describe("limits and restrictions", () => {
     await expectError(r, 413);
     // Answered long before the client could send it all.
     expect(sent).toBeLessThan(256 * 1024 * 1024);
-    expect(small.file(CAT_FILE)).toBe(readFileSync(join(EMBEDDED, CAT_FILE), "utf8"));
+    expect(small.file(CATULLUS_FILE)).toBe(readFileSync(join(EMBEDDED, CATULLUS_FILE), "utf8"));
   });
 
   it("a configured restriction explains itself and gives the URL of its documentation, which resolves", async () => {
@@ -499,7 +491,7 @@ describe("POST, initial form, in a CapiTainS corpus", () => {
   });
 
   it("writes the file the record names and fills the record from the teiHeader", async () => {
-    const before = await (await c.fetch(`/api/dts/collection?id=${q(ID)}`)).json();
+    const before = await (await c.fetch(coll(`?id=${q(ID)}`))).json();
     expect(before.maxCiteDepth).toBe(0);
     await expectError(await c.fetch(doc(ID)), 404, "no text yet");
     const whole = `<?xml version="1.0" encoding="UTF-8"?>\n<TEI xmlns="${TEI_NS}"><teiHeader><fileDesc><titleStmt><title>Opus</title><author>Auctor Ignotus</author></titleStmt><publicationStmt><publisher>Officina</publisher><date>2025</date></publicationStmt><sourceDesc><p>x</p></sourceDesc></fileDesc><profileDesc><langUsage><language ident="lat">Latin</language></langUsage></profileDesc></teiHeader>\n<text><body><div type="edition"><div type="textpart" n="1"><p>Primum.</p></div><div type="textpart" n="2"><p>Secundum.</p></div></div></body></text></TEI>\n`;
@@ -509,14 +501,14 @@ describe("POST, initial form, in a CapiTainS corpus", () => {
     const file = c.server.workspace!.resource(ID)!.file;
     expect(file.endsWith("data/tst0001/tst001/tst0001.tst001.test-lat1.xml")).toBe(true);
     expect(readFileSync(file, "utf8")).toBe(whole);
-    const record = await (await c.fetch(`/api/dts/collection?id=${q(ID)}`)).json();
+    const record = await (await c.fetch(coll(`?id=${q(ID)}`))).json();
     expect(record.title).toBe(before.title);
     expect(record.maxCiteDepth).toBe(1);
     // The record's own terms stay (the textgroup gives the creator); the header fills the others.
     expect(record.dublinCore.creator).toEqual(before.dublinCore.creator);
     expect(record.dublinCore.publisher).toEqual(["Officina"]);
     expect(record.dublinCore.language).toEqual(before.dublinCore?.language ?? ["lat"]);
-    const work = await (await c.fetch(`/api/dts/collection?id=${q("urn:cts:latinLit:tst0001.tst001")}`)).json();
+    const work = await (await c.fetch(coll(`?id=${q("urn:cts:latinLit:tst0001.tst001")}`))).json();
     expect(work.member[0].maxCiteDepth).toBe(1);
     expect(inner(await (await c.fetch(doc(ID, "&ref=2"))).text())).toContain("Secundum.");
   });

@@ -6,19 +6,12 @@
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { expect } from "vitest";
-
-const GEORGICS = "urn:cts:latinLit:phi0690.phi003.sample-lat1";
-const CAESAR = "urn:cts:latinLit:phi0448.phi001.sample-lat1";
-const CATULLUS = "urn:cts:latinLit:phi0472.phi005.sample-lat1";
-const LIVY = "urn:cts:latinLit:phi0914.phi001.sample-lat1";
-const EDGE = "urn:dts:sample:edge:odd refs";
+// Queries as written (not `doc()`/`nav()`, which encode the id): the spellings are what these lists test.
+import { CAESAR, CATULLUS, EDGE, GEORGICS, LIVY, coll, documentPath as doc, navigationPath as nav } from "./embedded.js";
 
 const enc = encodeURIComponent;
 /** URLSearchParams' spelling: `+` for a space, `:` and `/` escaped. */
 const form = (v: string): string => new URLSearchParams({ v }).toString().slice(2);
-const doc = (query: string): string => `/api/dts/document?${query}`;
-const nav = (query: string): string => `/api/dts/navigation?${query}`;
-const coll = (query = ""): string => `/api/dts/collection${query}`;
 
 /** Requests whose answers the tree stores (a static host must serve them from files). */
 export const STORED_REQUESTS: string[] = [
