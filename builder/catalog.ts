@@ -65,21 +65,29 @@ export interface UnreadableSource {
   reason: string;
 }
 
-/** The catalogue with the text summaries: all the Collection endpoint needs. */
-export interface Library {
-  rootId: string;
-  nodes: Map<string, CatalogNode>;
-  texts: Map<string, TextSummary>;
-}
-
-/** A problem found in the corpus that does not stop the build. */
-export interface Warning {
+/** A place in a file; line and column when known. */
+export interface SourceLocation {
   file: string;
   line?: number;
   column?: number;
+}
+
+/** `file:line:column` (as far as known): how every message names a place in a file. */
+export function formatLocation(l: SourceLocation): string {
+  return `${l.file}${l.line ? `:${l.line}${l.column ? `:${l.column}` : ""}` : ""}`;
+}
+
+/** A problem found in the corpus that does not stop the build. */
+export interface Warning extends SourceLocation {
   message: string;
 }
 
+/**
+ * The pair: a Catalog is the corpus's collections and resources as its metadata describes them
+ * (what `loadCatalog` reads, with the problems found); a Library is that catalogue once the
+ * build has read each text (its citation summary): all the Collection endpoint needs, stored in
+ * the tree as `_catalog.json`.
+ */
 export interface Catalog {
   /** Id of the top-level collection (answered by a Collection request without `id`). */
   rootId: string;
@@ -87,15 +95,18 @@ export interface Catalog {
   warnings: Warning[];
 }
 
+export interface Library extends Omit<Catalog, "warnings"> {
+  texts: Map<string, TextSummary>;
+}
+
 /** Thrown when the corpus cannot be built at all (for example an unreadable metadata file at the root). */
 export class CorpusError extends Error {
   constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly column: number | undefined,
-    message: string,
+    readonly location: SourceLocation,
+    /** What is wrong there, without the place. */
+    readonly reason: string,
   ) {
-    super(`${file}${line ? `:${line}${column ? `:${column}` : ""}` : ""}: ${message}`);
+    super(`${formatLocation(location)}: ${reason}`);
   }
 }
 

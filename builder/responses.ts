@@ -11,12 +11,12 @@ import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "./r
 import type { DtsRequest } from "./request.js";
 import type { Site } from "./site.js";
 
-export interface Stored {
+export interface StoredResponse {
   request: DtsRequest;
   response: DtsResponse;
 }
 
-export function* serviceResponses(site: Site, methods: DocumentMethod[]): Generator<Stored> {
+export function* serviceResponses(site: Site, methods: DocumentMethod[]): Generator<StoredResponse> {
   yield { request: { kind: "entry" }, response: renderEntry(site) };
   yield { request: { kind: "docs" }, response: renderDocs(site, methods) };
   yield { request: { kind: "context" }, response: renderContext(site) };
@@ -26,7 +26,7 @@ export function* serviceResponses(site: Site, methods: DocumentMethod[]): Genera
  * Children (every page) and parents of every node (or of the nodes in `only`), and of the
  * root asked for without an id.
  */
-export function* collectionResponses(site: Site, library: Library, only?: Set<string>): Generator<Stored> {
+export function* collectionResponses(site: Site, library: Library, only?: Set<string>): Generator<StoredResponse> {
   const ids: (string | undefined)[] = [undefined, ...library.nodes.keys()];
   for (const id of ids) {
     if (only && !only.has(id ?? library.rootId)) continue;
@@ -49,13 +49,13 @@ export function* collectionResponses(site: Site, library: Library, only?: Set<st
  * and `max`, every unit with the default `down`, and every unit with children at each
  * deeper `down` and `max`.
  */
-export function* documentResponses(site: Site, text: CitedText): Generator<Stored> {
+export function* documentResponses(site: Site, text: CitedText): Generator<StoredResponse> {
   const id = text.id;
-  const doc = (ref?: string): Stored => {
+  const doc = (ref?: string): StoredResponse => {
     const request = { kind: "document", id, ref } as const;
     return { request, response: renderDocument(site, request, text) };
   };
-  const nav = (ref: string | undefined, down: number | "max"): Stored => {
+  const nav = (ref: string | undefined, down: number | "max"): StoredResponse => {
     const request = { kind: "navigation", id, ref, down } as const;
     return { request, response: renderNavigation(site, request, text) };
   };
@@ -76,7 +76,7 @@ export function* documentResponses(site: Site, text: CitedText): Generator<Store
 }
 
 /** A record with no text (or a TEI file that cannot be read): the document and its navigation say so. */
-export function* textlessResponses(site: Site, id: string, unreadable?: UnreadableSource): Generator<Stored> {
+export function* textlessResponses(site: Site, id: string, unreadable?: UnreadableSource): Generator<StoredResponse> {
   yield { request: { kind: "document", id }, response: withoutText(site, "document", id, unreadable) };
   yield { request: { kind: "navigation", id, down: 1 }, response: withoutText(site, "navigation", id, unreadable) };
 }

@@ -3,7 +3,7 @@
 
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BuildReport } from "../builder/build/build.js";
-import type { Warning } from "../builder/catalog.js";
+import { type SourceLocation, type Warning, formatLocation } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 
 /** Examples shown of each kind of warning. */
@@ -37,8 +37,8 @@ export function asGiven(file: string, given: (string | undefined)[]): string {
 }
 
 /** `file:line:column` of a warning or a corpus error. */
-export function where(w: { file: string; line?: number; column?: number }, ...given: (string | undefined)[]): string {
-  return `${asGiven(w.file, given)}${w.line ? `:${w.line}${w.column ? `:${w.column}` : ""}` : ""}`;
+export function where(w: SourceLocation, ...given: (string | undefined)[]): string {
+  return formatLocation({ ...w, file: asGiven(w.file, given) });
 }
 
 function size(bytes: number): string {

@@ -11,7 +11,7 @@ import { renderNavigation } from "../builder/render/navigation.js";
 import { type DtsResponse, endpointError, jsonError } from "../builder/render/response.js";
 import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
-import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath } from "../builder/tree/layout.js";
+import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath, splitTreePath } from "../builder/tree/layout.js";
 import { type Site } from "../builder/site.js";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../builder/wire.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
@@ -239,10 +239,9 @@ export class TreeReader {
   }
 
   private async readStored(path: string, headers: Headers): Promise<StoredHit | null> {
-    const slash = path.lastIndexOf("/");
-    const folder = slash < 0 ? "" : path.slice(0, slash);
+    const { folder, name } = splitTreePath(path);
     const manifest = await this.manifest(folder);
-    const entry = manifest?.[path.slice(slash + 1)];
+    const entry = manifest?.[name];
     if (!entry) return null;
     const storage = this.options.storage;
     const encoded = hasPrecompressed(storage) ? await readPrecompressed(storage, path, headers.get("Accept-Encoding")) : null;

@@ -19,6 +19,7 @@ import type { Site } from "../site.js";
 import { libraryToJson } from "../tree/stored-data.js";
 import { TREE_RECORD, checkTreeFolder, makeStaging, swapInto } from "../tree/tree-folder.js";
 import { TreeWriter, bumpGeneration } from "../tree/tree-writer.js";
+import { listOr, readTextOr } from "../read-files.js";
 
 export interface BuildOptions {
   corpus: string;
@@ -63,11 +64,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const out = folder.path;
   const methods = options.methods ?? ["GET"];
   const record = JSON.stringify({ outputVersion: OUTPUT_VERSION, site: options.site, methods });
-  const incremental = !options.full && folder.state === "tree" && readOr(join(out, TREE_RECORD), "") === record;
+  const incremental = !options.full && folder.state === "tree" && readTextOr(join(out, TREE_RECORD), "") === record;
   const catalog = await loadCatalog(options.corpus);
   const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
   // A build of nothing is a wrong --corpus, not an edition: refused before a tree is replaced.
-  if (!resources.length) throw new CorpusError(resolve(options.corpus), undefined, undefined, NO_DOCUMENTS);
+  if (!resources.length) throw new CorpusError({ file: resolve(options.corpus) }, NO_DOCUMENTS);
 
   const root = incremental ? out : makeStaging(out);
   // The record goes in first, so a staging folder left by a killed build is known as ours.
@@ -88,7 +89,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const library: Library = { rootId: catalog.rootId, nodes: catalog.nodes, texts };
   const writer = new TreeWriter(root, { atomic: incremental });
   const catalogJson = libraryToJson(library);
-  if (!incremental || readOr(join(root, CATALOG_FILE), "") !== catalogJson) {
+  if (!incremental || readTextOr(join(root, CATALOG_FILE), "") !== catalogJson) {
     for (const stored of collectionResponses(options.site, library)) writer.write(stored);
     const written = writer.flush();
     if (incremental) removeUnwritten(root, "collection", written);
@@ -102,7 +103,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Host options stay with the tree: a build that names none (a plain rebuild, `serve
   // --corpus`, `watch`) keeps those of the last build that did. The rules are regenerated
   // only when something changed, since on a large corpus they take longer than the build.
-  const previousHosts = readOr(join(out, HOST_OPTIONS_FILE), "{}");
+  const previousHosts = readTextOr(join(out, HOST_OPTIONS_FILE), "{}");
   const hostOptions: HostOptions = options.hosts ?? (JSON.parse(previousHosts) as HostOptions);
   const hostJson = JSON.stringify(hostOptions);
   const changed = results.filter((r) => !r.reused);
@@ -131,13 +132,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
 
 const sum = (results: DocumentResult[], f: (r: DocumentResult) => number): number => results.reduce((n, r) => n + f(r), 0);
 
-function readOr(file: string, fallback: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return fallback;
-  }
-}
 
 /** Removes the folders of documents the corpus no longer lists. */
 function removeDocumentsNotIn(root: string, resources: ResourceNode[]): void {
@@ -160,13 +154,6 @@ function removeUnwritten(root: string, folder: string, written: Set<string>): vo
   }
 }
 
-function listOr(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 
 function countReasons(results: DocumentResult[]): Partial<Record<PlanReason, number>> {
   const out: Partial<Record<PlanReason, number>> = {};

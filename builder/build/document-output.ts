@@ -17,6 +17,7 @@ import type { Site } from "../site.js";
 import { indexFromJson, indexToJson } from "../tree/stored-data.js";
 import { type FileSink, TreeWriter } from "../tree/tree-writer.js";
 import { type DocumentPlan, type PlanFacts, type PlanReason, planDocument } from "./plan.js";
+import { readBytesOr, readJsonOr } from "../read-files.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
 export const OUTPUT_VERSION = 2;
@@ -61,21 +62,10 @@ export function sourceHash(site: Site, source: Uint8Array): string {
   return createHash("sha1").update(`${OUTPUT_VERSION}\n${JSON.stringify(site)}\n`).update(source).digest("hex");
 }
 
-function readSource(file: string): Buffer | null {
-  try {
-    return readFileSync(file);
-  } catch {
-    return null;
-  }
-}
 
 /** The build record of a document in an existing tree, if any. */
 export function readBuildRecord(root: string, id: string): DocumentResult | null {
-  try {
-    return JSON.parse(readFileSync(join(root, documentFolder(id), BUILD_RECORD), "utf8")) as DocumentResult;
-  } catch {
-    return null;
-  }
+  return readJsonOr<DocumentResult>(join(root, documentFolder(id), BUILD_RECORD));
 }
 
 /**
@@ -85,7 +75,7 @@ export function readBuildRecord(root: string, id: string): DocumentResult | null
  */
 export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean, sink?: FileSink): DocumentResult {
   if (inPlace) return rewriteDocument(site, root, task).result;
-  return { ...renderAll(site, root, task, false, readSource(task.file), undefined, sink), reason: "full build" };
+  return { ...renderAll(site, root, task, false, readBytesOr(task.file), undefined, sink), reason: "full build" };
 }
 
 /**
@@ -95,7 +85,7 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
  * index of the new source. What the caller already holds (`change`) is not read again.
  */
 export function rewriteDocument(site: Site, root: string, task: DocumentTask, change: KnownChange = {}): { result: DocumentResult; plan: DocumentPlan } {
-  const source = change.next?.source ?? readSource(task.file);
+  const source = change.next?.source ?? readBytesOr(task.file);
   const hash = source ? sourceHash(site, source) : "";
   const record = change.record !== undefined ? change.record : readBuildRecord(root, task.id);
   const facts: PlanFacts = { hash, record: record && { hash: record.hash, hasText: record.summary.hasText } };
@@ -232,7 +222,7 @@ function earlierOutput(site: Site, root: string, task: DocumentTask, record: Doc
   const folder = documentFolder(task.id);
   // Not handed over by a write: maybe a rebuild after a crash, which may have left a temporary file.
   removeTemporaries(root, folder);
-  const source = readSource(join(root, folder, "_.xml"));
+  const source = readBytesOr(join(root, folder, "_.xml"));
   if (!source || sourceHash(site, source) !== record.hash) return null;
   try {
     return { source, index: indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8")) };

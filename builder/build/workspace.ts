@@ -103,12 +103,6 @@ export class Workspace {
     return this.byFile.get(resolve(file));
   }
 
-  /** Whether a resource's TEI file exists. */
-  hasSourceFile(id: string): boolean {
-    const r = this.resource(id);
-    return r !== undefined && existsSync(r.file);
-  }
-
   /**
    * Rewrites a document's responses after its source changed on disk, and the collection
    * responses of the document and its parents when what they say of it changed.
@@ -155,11 +149,5 @@ export class Workspace {
     return writer.files;
   }
 
-  /** Rewrites the service documents (after the enabled methods changed). */
-  writeServiceDocuments(methods: DocumentMethod[]): void {
-    const writer = new TreeWriter(this.options.dist, { atomic: true });
-    for (const stored of serviceResponses(this.options.site, methods)) writer.write(stored);
-    writer.flush();
-  }
 
 }

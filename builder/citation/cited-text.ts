@@ -53,13 +53,6 @@ export class CitedText {
     return list.slice(this.lowerBound(list, units[first].start), this.lowerBound(list, units[last].end));
   }
 
-  /** Deepest level below a unit (its own level when it has no descendants). */
-  depthBelow(unit: number): number {
-    let level = this.index.units[unit].level;
-    while (this.unitsAt(level + 1, unit).length > 0) level++;
-    return level;
-  }
-
   private lowerBound(list: number[], offset: number): number {
     const units = this.index.units;
     let lo = 0;

@@ -3,7 +3,7 @@
 // plus the start and end tags of their ancestors, so that any passage or range can be cut
 // from the source bytes without re-serialising anything.
 
-import { type OpenTag, XmlSyntaxError, lineColumn, scanXml } from "../xml/scan.js";
+import { type OpenTag, XmlSyntaxError, attr, lineColumn, scanXml } from "../xml/scan.js";
 import {
   type CiteNode,
   type CiteStructureJson,
@@ -117,7 +117,7 @@ export function indexDocument(source: Uint8Array): IndexResult {
     for (const node of candidates) {
       const from = node.absolute ? -1 : context!.depth;
       if (!pathMatches(node.steps, tags, from, depth)) continue;
-      const value = attrOf(tag, node.valueAttribute)?.trim();
+      const value = attr(tag, node.valueAttribute)?.trim();
       if (!value) {
         emptyValues++;
         if (emptyValues <= 5) at(tag.start, `<${tag.qname}> has an empty or missing @${node.valueAttribute}; not citable`);
@@ -125,7 +125,7 @@ export function indexDocument(source: Uint8Array): IndexResult {
       }
       const ref = context ? context.ref + node.delim + value : value;
       const citeType = node.typeFromElement
-        ? (attrOf(tag, "subtype") ?? attrOf(tag, "type") ?? elementType(tag.local))
+        ? (attr(tag, "subtype") ?? attr(tag, "type") ?? elementType(tag.local))
         : node.citeType;
       // Below a duplicate, units stay unregistered too: they would repeat the first's children.
       if (context?.unit === -1) {
@@ -230,10 +230,6 @@ export function indexDocument(source: Uint8Array): IndexResult {
 
 export { XmlSyntaxError };
 
-function attrOf(tag: OpenTag, name: string): string | undefined {
-  for (const a of tag.attributes) if (a.name === name) return a.value;
-  return undefined;
-}
 
 function elementType(local: string): string {
   return local === "l" ? "line" : local === "p" ? "paragraph" : "section";

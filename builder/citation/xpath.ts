@@ -4,7 +4,7 @@
 // predicates over attributes (`@n='$1'`, `@type="x"`, `@n`), `self::name`, `and`, `or`,
 // `not(...)`. Anything else is rejected with a message, so the caller can warn.
 
-import type { OpenTag } from "../xml/scan.js";
+import { type OpenTag, attr } from "../xml/scan.js";
 
 export const TEI_NS = "http://www.tei-c.org/ns/1.0";
 
@@ -186,10 +186,6 @@ function elementNameMatches(local: string | null, tag: OpenTag): boolean {
   return tag.uri === TEI_NS || tag.uri === "";
 }
 
-function attrValue(tag: OpenTag, name: string): string | undefined {
-  for (const a of tag.attributes) if (a.name === name) return a.value;
-  return undefined;
-}
 
 function predicateHolds(p: Predicate, tag: OpenTag): boolean {
   switch (p.kind) {
@@ -202,7 +198,7 @@ function predicateHolds(p: Predicate, tag: OpenTag): boolean {
     case "self":
       return elementNameMatches(p.local, tag);
     case "attr": {
-      const v = attrValue(tag, p.name);
+      const v = attr(tag, p.name);
       if (v === undefined) return false;
       return p.equals === undefined || p.equals === v;
     }

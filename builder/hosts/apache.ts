@@ -12,6 +12,7 @@
 import { join } from "node:path";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import type { DtsRequest } from "../request.js";
+import { splitTreePath } from "../tree/layout.js";
 import { type HostContext, type HostResult, type HostRules, TYPE_BY_EXTENSION, TextSink, regexLiteral, typedByExtension } from "./common.js";
 import { requestTargets, valueSpellings } from "./queries.js";
 import type { StoredEntry } from "./stored.js";
@@ -61,9 +62,7 @@ export class ApacheRules implements HostRules {
     if (stored.entry.status !== 200 || !typedByExtension(stored)) return;
     const link = headerValue(stored.entry.link);
     if (link === null) return;
-    const slash = stored.path.lastIndexOf("/");
-    const folder = slash < 0 ? "" : stored.path.slice(0, slash);
-    const name = stored.path.slice(slash + 1);
+    const { folder, name } = splitTreePath(stored.path);
     const req = stored.request;
     const queries = requestTargets(this.ctx.site, req).map((t) => {
       const q = t.indexOf("?");

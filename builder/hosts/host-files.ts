@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIBLING_SUFFIX } from "../tree/layout.js";
+import { SIBLING_SUFFIX, splitTreePath } from "../tree/layout.js";
 import type { Warning } from "../catalog.js";
 import { type Site } from "../site.js";
 import { DEFAULT_MAX_BODY } from "../wire.js";
@@ -126,7 +126,7 @@ export function treeFacts(root: string): TreeFacts {
   const perFolder = new Map<string, number>();
   walk(root, (path, size) => {
     facts.files++;
-    const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+    const { folder } = splitTreePath(path);
     perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
     if (path.startsWith(`${HOSTS_FOLDER}/`) || /\.(gz|br)$/.test(path) || path.endsWith(HTACCESS)) return;
     facts.uploaded++;

@@ -5,9 +5,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DtsRequest } from "../request.js";
-import { CATALOG_FILE, INDEX_FILE, MANIFEST, documentFolder, requestToPath } from "../tree/layout.js";
+import { CATALOG_FILE, INDEX_FILE, MANIFEST, documentFolder, requestToPath, splitTreePath } from "../tree/layout.js";
 import { indexFromJson, libraryFromJson } from "../tree/stored-data.js";
 import type { Manifest, ManifestEntry } from "../tree/tree-writer.js";
+import { parseOr, readJsonOr, readTextOr } from "../read-files.js";
 
 export interface StoredEntry {
   request: DtsRequest;
@@ -16,13 +17,7 @@ export interface StoredEntry {
   entry: ManifestEntry;
 }
 
-function readJson<T>(file: string): T | null {
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as T;
-  } catch {
-    return null;
-  }
-}
+
 
 /**
  * Every stored response of the tree at `root`, one document at a time (a large corpus has
@@ -38,15 +33,14 @@ export function* storedEntries(root: string): Generator<StoredEntry> {
   const lookup = (request: DtsRequest): StoredEntry | null => {
     const path = requestToPath(request);
     if (path === null) return null;
-    const slash = path.lastIndexOf("/");
-    const folder = slash < 0 ? "" : path.slice(0, slash);
+    const { folder, name } = splitTreePath(path);
     let manifest = manifests.get(folder);
     if (manifest === undefined) {
       if (manifests.size > 8) manifests.clear();
-      manifest = readJson<Manifest>(join(root, folder, MANIFEST));
+      manifest = readJsonOr<Manifest>(join(root, folder, MANIFEST));
       manifests.set(folder, manifest);
     }
-    const entry = manifest?.[path.slice(slash + 1)];
+    const entry = manifest?.[name];
     return entry ? { request, path, entry } : null;
   };
   function* keep(requests: Iterable<DtsRequest>): Generator<StoredEntry> {
@@ -93,9 +87,5 @@ export function* storedEntries(root: string): Generator<StoredEntry> {
 }
 
 function readIndex(root: string, id: string): ReturnType<typeof indexFromJson> | null {
-  try {
-    return indexFromJson(readFileSync(join(root, documentFolder(id), INDEX_FILE), "utf8"));
-  } catch {
-    return null;
-  }
+  return parseOr(readTextOr(join(root, documentFolder(id), INDEX_FILE), ""), indexFromJson);
 }

@@ -5,7 +5,7 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { CatalogNode, CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
 import { addNode, link, type LoadContext, parseListedFile } from "./context.js";
-import { addDc, cleanText, DC_NS, dcValueOf, readStructuredMetadata, withMetadata } from "./dublin-core.js";
+import { addDc, cleanText, DC_NS, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
 import { childrenNamed, firstChild, lineColumnAt, lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
 
@@ -132,8 +132,8 @@ function readCommon(el: XmlElement, src: Source, ctx: LoadContext): CommonMetada
       ctx.warnings.push({ file: src.file, line: lineOfId(src, id), message: `${id}: ${message}` }),
     );
   }
-  const title = firstValue(childrenNamed(el, DC_NS, "title")) ?? id;
-  const description = firstValue(childrenNamed(el, DC_NS, "description"));
+  const title = firstText(childrenNamed(el, DC_NS, "title")) ?? id;
+  const description = firstText(childrenNamed(el, DC_NS, "description"));
   return { id, title, ...(description ? { description } : {}), ...withMetadata(dc, ext) };
 }
 
@@ -179,13 +179,6 @@ function readReadable(el: XmlElement, rawPath: string | undefined, src: Source, 
   return node;
 }
 
-function firstValue(els: XmlElement[]): string | undefined {
-  for (const el of els) {
-    const t = cleanText(el.text);
-    if (t) return t;
-  }
-  return undefined;
-}
 
 // Identifiers are element text here, not attributes; find the line of the last `<identifier>id`
 // (for a duplicate inside one file, the last one is the one skipped).

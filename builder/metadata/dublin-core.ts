@@ -11,6 +11,15 @@ export function cleanText(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }
 
+/** The first of these elements with any text, cleaned. */
+export function firstText(els: XmlElement[]): string | undefined {
+  for (const el of els) {
+    const t = cleanText(el.text);
+    if (t) return t;
+  }
+  return undefined;
+}
+
 // Corpora mix ISO 639-2 (lat, eng, fre), ISO 639-1 (la, en) and English names (greek); keep the
 // shortest standard code.
 const LANGUAGES: Record<string, string> = {

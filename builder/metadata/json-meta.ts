@@ -74,7 +74,7 @@ export async function readRootCollectionJson(corpusDir: string, present: boolean
   const meta = await readJsonMeta(file, warnings);
   if (!meta) {
     const w = warnings[0];
-    throw new CorpusError(file, w?.line, w?.column, w?.message ?? "unreadable collection.json");
+    throw new CorpusError({ file, line: w?.line, column: w?.column }, w?.message ?? "unreadable collection.json");
   }
   return meta;
 }

@@ -23,8 +23,8 @@ export const NO_DOCUMENTS =
 export async function loadCatalog(corpusDir: string): Promise<Catalog> {
   const dir = resolve(corpusDir);
   const s = await stat(dir).catch(() => undefined);
-  if (!s) throw new CorpusError(dir, undefined, undefined, "corpus folder not found");
-  if (!s.isDirectory()) throw new CorpusError(dir, undefined, undefined, "is a file, not a folder: --corpus names the folder that holds the corpus");
+  if (!s) throw new CorpusError({ file: dir }, "corpus folder not found");
+  if (!s.isDirectory()) throw new CorpusError({ file: dir }, "is a file, not a folder: --corpus names the folder that holds the corpus");
   const files = await listCorpusFiles(dir);
   if (!files.some(isMetadataFile)) return loadNativeCatalog(dir);
   return loadCapitainsCatalog(dir, files);

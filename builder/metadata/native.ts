@@ -18,7 +18,7 @@ function ignoredName(name: string): boolean {
 export async function loadNativeCatalog(corpusDir: string): Promise<Catalog> {
   const ctx = newContext([]);
   const root = await loadFolder(corpusDir, corpusDir, ctx);
-  if (!root) throw new CorpusError(corpusDir, undefined, undefined, "the root collection could not be created");
+  if (!root) throw new CorpusError({ file: corpusDir }, "the root collection could not be created");
   return { rootId: root.id, nodes: ctx.nodes, warnings: ctx.warnings };
 }
 

@@ -66,6 +66,12 @@ export function requestToPath(req: DtsRequest): string | null {
   }
 }
 
+/** A tree path's folder ("" at the root) and file name: a folder's manifest names its files. */
+export function splitTreePath(path: string): { folder: string; name: string } {
+  const slash = path.lastIndexOf("/");
+  return { folder: slash < 0 ? "" : path.slice(0, slash), name: path.slice(slash + 1) };
+}
+
 /** Per-folder manifest of statuses and headers. */
 export const MANIFEST = "_manifest.json";
 /** A document's citation index, beside its responses. */

@@ -7,6 +7,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { readJsonOr } from "../read-files.js";
 
 /** Root record of a tree: the settings and output version it was built with. Its presence marks a folder as a tree. */
 export const TREE_RECORD = "_tree.json";
@@ -48,12 +49,8 @@ export function checkTreeFolder(corpus: string, out: string): TreeFolder {
 
 /** A folder holding the record a build writes first into every tree it makes. */
 export function isTree(folder: string): boolean {
-  try {
-    const record = JSON.parse(readFileSync(join(folder, TREE_RECORD), "utf8")) as { outputVersion?: unknown };
-    return typeof record.outputVersion === "number";
-  } catch {
-    return false;
-  }
+  const record = readJsonOr<{ outputVersion?: unknown }>(join(folder, TREE_RECORD));
+  return typeof record?.outputVersion === "number";
 }
 
 /**

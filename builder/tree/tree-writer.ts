@@ -5,8 +5,9 @@ import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSyn
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { DtsResponse } from "../render/response.js";
-import { GENERATION_FILE, MANIFEST, requestToPath } from "./layout.js";
-import type { Stored } from "../responses.js";
+import { GENERATION_FILE, MANIFEST, requestToPath, splitTreePath } from "./layout.js";
+import type { StoredResponse } from "../responses.js";
+import { readBytesOr } from "../read-files.js";
 
 export interface ManifestEntry {
   status: number;
@@ -26,8 +27,7 @@ export class DiskSink implements FileSink {
   private readonly made = new Set<string>();
 
   write(root: string, path: string, data: string | Uint8Array, atomic: boolean): void {
-    const slash = path.lastIndexOf("/");
-    const folder = slash < 0 ? "" : path.slice(0, slash);
+    const { folder } = splitTreePath(path);
     if (!this.made.has(folder)) {
       mkdirSync(join(root, folder), { recursive: true });
       this.made.add(folder);
@@ -114,7 +114,7 @@ export class TreeWriter {
     this.sink = options.sink ?? new DiskSink();
   }
 
-  write(stored: Stored): void {
+  write(stored: StoredResponse): void {
     const path = requestToPath(stored.request);
     if (path === null) throw new Error(`request ${JSON.stringify(stored.request)} is not stored`);
     this.writeFile(path, stored.response);
@@ -151,12 +151,8 @@ export class TreeWriter {
 }
 
 function sameBytes(file: string, data: string | Uint8Array): boolean {
-  let current: Buffer;
-  try {
-    current = readFileSync(file);
-  } catch {
-    return false;
-  }
+  const current = readBytesOr(file);
+  if (current === null) return false;
   return typeof data === "string" ? current.length === Buffer.byteLength(data) && current.toString("utf8") === data : current.equals(data);
 }
 
