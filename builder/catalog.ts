@@ -1,4 +1,5 @@
 import type { CiteStructureJson } from "./citation/scheme.js";
+import { DtsError, type SourceLocation } from "./error.js";
 
 // The collection tree of a corpus: what the Collection endpoint serves.
 // Loaders (builder/metadata/*) produce a Catalog; nothing here touches the disk.
@@ -65,18 +66,6 @@ export interface UnreadableSource {
   reason: string;
 }
 
-/** A place in a file; line and column when known. */
-export interface SourceLocation {
-  file: string;
-  line?: number;
-  column?: number;
-}
-
-/** `file:line:column` (as far as known): how every message names a place in a file. */
-export function formatLocation(l: SourceLocation): string {
-  return `${l.file}${l.line ? `:${l.line}${l.column ? `:${l.column}` : ""}` : ""}`;
-}
-
 /** A problem found in the corpus that does not stop the build. */
 export interface Warning extends SourceLocation {
   message: string;
@@ -100,13 +89,14 @@ export interface Library extends Omit<Catalog, "warnings"> {
 }
 
 /** Thrown when the corpus cannot be built at all (for example an unreadable metadata file at the root). */
-export class CorpusError extends Error {
-  constructor(
-    readonly location: SourceLocation,
-    /** What is wrong there, without the place. */
-    readonly reason: string,
-  ) {
-    super(`${formatLocation(location)}: ${reason}`);
+export class CorpusError extends DtsError {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+
+  constructor(location: SourceLocation, description: string) {
+    super(422, description, { location });
+    ({ file: this.file, line: this.line, column: this.column } = location);
   }
 }
 

@@ -2,6 +2,7 @@
 // parses them, and `requestToPath` (tree/layout.ts) names their files.
 
 import { OPEN_RANGE } from "./render/service.js";
+import { DtsError } from "./error.js";
 import { type Site } from "./site.js";
 
 export type DtsRequest =
@@ -25,13 +26,17 @@ export type DtsRequest =
 
 export type Endpoint = "entry" | "docs" | "context" | "collection" | "document" | "navigation";
 
-/** A request that could not be read: the endpoint it was for, the status and the reason. */
-export interface BadRequest {
-  kind: "bad";
-  endpoint: Endpoint | "unknown";
-  status: number;
-  title: string;
-  description: string;
+/** A request that could not be read: the error, and the endpoint it was for (which says its format). */
+export class BadRequest extends DtsError {
+  readonly kind = "bad";
+
+  constructor(
+    readonly endpoint: Endpoint,
+    description: string,
+    status = 400,
+  ) {
+    super(status, description);
+  }
 }
 
 /** Which endpoint a path names, or null when it is outside the API. */
@@ -56,13 +61,7 @@ export function endpointOf(pathname: string, site: Site): Endpoint | null {
   }
 }
 
-const bad = (endpoint: Endpoint, description: string, status = 400): BadRequest => ({
-  kind: "bad",
-  endpoint,
-  status,
-  title: status === 404 ? "Not Found" : "Bad Request",
-  description,
-});
+const bad = (endpoint: Endpoint, description: string, status = 400): BadRequest => new BadRequest(endpoint, description, status);
 
 function positiveInteger(value: string | null): number | undefined | null {
   if (value === null) return undefined;

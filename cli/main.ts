@@ -19,7 +19,7 @@ import { progressBar } from "./progress.js";
 /** Prints the error (a corpus error with its file as the user named the corpus) and exits 1. */
 function fail(command: string, error: unknown, corpus?: string): never {
   if (error instanceof CorpusError) {
-    console.error(`dts ${command}: ${where(error.location, corpus)}: ${error.reason}`);
+    console.error(`dts ${command}: ${where(error.location!, corpus)}: ${error.description}`);
   } else {
     console.error(`dts ${command}: ${error instanceof Error ? error.message : String(error)}`);
     if (process.env.DTS_DEBUG && error instanceof Error) console.error(error.stack);

@@ -3,7 +3,8 @@
 
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BuildReport } from "../builder/build/build.js";
-import { type SourceLocation, type Warning, formatLocation } from "../builder/catalog.js";
+import type { Warning } from "../builder/catalog.js";
+import { type SourceLocation, formatLocation } from "../builder/error.js";
 import { count } from "../builder/count.js";
 
 /** Examples shown of each kind of warning. */

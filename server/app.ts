@@ -3,7 +3,8 @@
 // per-document read locks that keep readers off a document while a write commits.
 
 import { Hono } from "hono";
-import { jsonError } from "../builder/render/response.js";
+import { DtsError } from "../builder/error.js";
+import { jsonError, renderError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
 import { CORS_HEADERS } from "../builder/wire.js";
@@ -57,6 +58,17 @@ export function createApp(options: AppOptions): Hono {
       return reader.send(jsonError(site, 404, `No endpoint at ${new URL(c.req.url).pathname}.`), c.req.raw.headers);
     }
     return next();
+  });
+
+  // The one place a read's error is answered: a DtsError as its endpoint says errors, anything
+  // else as a 500 in the same format (never a stack trace). Writes answer their own, to log them.
+  app.onError((e, c) => {
+    const endpoint = endpointOf(new URL(c.req.url).pathname, site);
+    if (!(e instanceof DtsError)) console.error(`dts serve: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
+    const error = e instanceof DtsError ? e : new DtsError(500, "The server failed to answer this request; its log says why.");
+    const out = reader.send(renderError(site, endpoint, error), c.req.raw.headers);
+    for (const [k, v] of Object.entries(error.headers)) out.headers.set(k, v);
+    return out;
   });
 
   return readerApp(reader, app, { writes: writes.enabled, origins: options.origins ?? [] });

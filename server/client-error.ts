@@ -5,7 +5,8 @@
 
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { type DtsResponse, endpointError, reason } from "../builder/render/response.js";
+import { reason } from "../builder/error.js";
+import { type DtsResponse, endpointError } from "../builder/render/response.js";
 import { endpointOf } from "../builder/request.js";
 import { type Site } from "../builder/site.js";
 import { CORS_HEADERS } from "../builder/wire.js";

@@ -8,7 +8,7 @@ import { CitedText } from "../builder/citation/cited-text.js";
 import { renderCollection } from "../builder/render/collection.js";
 import { renderDocument, unknownDocument, withoutText } from "../builder/render/document.js";
 import { renderNavigation } from "../builder/render/navigation.js";
-import { type DtsResponse, endpointError, jsonError } from "../builder/render/response.js";
+import { type DtsResponse, endpointError, jsonError, renderError } from "../builder/render/response.js";
 import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
 import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath, splitTreePath } from "../builder/tree/layout.js";
@@ -337,7 +337,7 @@ export class TreeReader {
 }
 
 function badRequest(site: Site, bad: BadRequest): DtsResponse {
-  return endpointError(site, bad.endpoint, bad.status, bad.description, bad.title);
+  return renderError(site, bad.endpoint, bad);
 }
 
 /**

@@ -3,7 +3,7 @@
 // format (XML for Document, Hydra JSON for the rest) with CORS headers, by dts serve itself and
 // by nginx running the generated rules. Their own pages are bodiless or HTML, without CORS.
 
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,5 +145,30 @@ describe("errors before the app, and limits, through each server", () => {
       expectApiError(await exchange(example.url, request("GET", "/index.html")), 404, "json");
       expectApiError(await exchange(example.url, request("GET", "/")), 404, "json");
     });
+  });
+});
+
+describe("a tree the server cannot read (a corrupted catalogue)", () => {
+  let work: string;
+  let server: RunningServer;
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "dts-corrupt-"));
+    const dist = join(work, "dist");
+    const site = makeSite();
+    await build({ corpus: EMBEDDED, out: dist, site });
+    writeFileSync(join(dist, "_catalog.json"), "{ not json");
+    server = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    await server?.close().catch(() => undefined);
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("answers 500 in the endpoint's format, with CORS and no stack trace", async () => {
+    const collection = await exchange(server.url, request("GET", "/api/dts/collection?id=nothing"));
+    expectApiError(collection, 500, "json");
+    const document = await exchange(server.url, request("GET", documentPath("id=nothing&start=1&end=2")));
+    expectApiError(document, 500, "xml");
+    for (const a of [collection, document]) expect(a.body).not.toMatch(/at .*\.js:\d+|SyntaxError/);
   });
 });

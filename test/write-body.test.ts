@@ -5,9 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { DTS_NS, TEI_NS } from "../builder/wire.js";
 import { MAX_DEPTH } from "../builder/xml/scan.js";
-import { CLIENT_ABORTED, WriteError, parseFragmentBody, parseWholeBody, readBody } from "../server/write/body.js";
+import { CLIENT_ABORTED, parseFragmentBody, parseWholeBody, readBody } from "../server/write/body.js";
 import { bytes, refusal, rejection } from "./helpers/refusal.js";
 import { fragment } from "./helpers/write-server.js";
+import { DtsError } from "../builder/error.js";
 
 const DOCS = "https://example.org/writes";
 const parse = (text: string | Uint8Array) => parseFragmentBody(typeof text === "string" ? bytes(text) : text, "PUT", DOCS);
@@ -124,7 +125,7 @@ describe("parseWholeBody", () => {
 });
 
 describe("readBody", () => {
-  const tooLarge = (limit: number): WriteError => new WriteError(413, `over ${limit} bytes`);
+  const tooLarge = (limit: number): DtsError => new DtsError(413, `over ${limit} bytes`);
 
   /** A request whose body arrives in `chunks`, counting the chunks the server pulled and noting a cancel. */
   function streamed(chunks: Uint8Array[], headers: Record<string, string> = {}) {

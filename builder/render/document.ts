@@ -6,7 +6,8 @@ import type { DocIndex } from "../citation/indexer.js";
 import { type Site } from "../site.js";
 import { DTS_NS, TEI_NS, TEI_TYPE } from "../wire.js";
 import { type LinkRel, collectionUrl, documentUrl, linkHeader, navigationUrl } from "../urls.js";
-import { type DtsResponse, jsonError, xmlError } from "./response.js";
+import { DtsError } from "../error.js";
+import { type DtsResponse, jsonError, xmlError, renderError } from "./response.js";
 import { type Selection, select } from "./selection.js";
 
 export interface DocumentQuery {
@@ -64,7 +65,7 @@ export function renderDocument(site: Site, q: DocumentQuery, text: CitedText): D
     return { status: 200, type: TEI_TYPE, link: linkHeader(site, common), body: text.source };
   }
   const selection = select(text, q);
-  if ("status" in selection) return xmlError(site, selection.status, selection.description);
+  if (selection instanceof DtsError) return renderError(site, "document", selection);
   return {
     status: 200,
     type: TEI_TYPE,

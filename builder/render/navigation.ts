@@ -6,7 +6,8 @@ import type { CitedText } from "../citation/cited-text.js";
 import type { DtsRequest } from "../request.js";
 import type { Site } from "../site.js";
 import { type LinkRel, navigationUrl, passageTemplate } from "../urls.js";
-import { type DtsResponse, jsonError, jsonResponse } from "./response.js";
+import { DtsError } from "../error.js";
+import { type DtsResponse, jsonError, jsonResponse, renderError } from "./response.js";
 import { select } from "./selection.js";
 
 type NavigationQuery = Extract<DtsRequest, { kind: "navigation" }>;
@@ -28,7 +29,7 @@ export function renderNavigation(site: Site, q: NavigationQuery, text: CitedText
   let isRange = false;
   if (q.ref !== undefined || q.start !== undefined) {
     const s = select(text, q);
-    if ("status" in s) return jsonError(site, s.status, s.description);
+    if (s instanceof DtsError) return renderError(site, "navigation", s);
     ({ level, first, last, isRange } = s);
   }
 

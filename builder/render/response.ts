@@ -4,6 +4,7 @@
 
 import { type Site } from "../site.js";
 import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_TYPE } from "../wire.js";
+import { type DtsError, reason } from "../error.js";
 import type { Endpoint } from "../request.js";
 import { linkHeader } from "../urls.js";
 
@@ -14,32 +15,6 @@ export interface DtsResponse {
   link: string;
   location?: string;
   body: Uint8Array | string;
-}
-
-const REASONS: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  412: "Precondition Failed",
-  413: "Payload Too Large",
-  414: "URI Too Long",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-  499: "Client Closed Request",
-  500: "Internal Server Error",
-  501: "Not Implemented",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-export function reason(status: number): string {
-  return REASONS[status] ?? "Error";
 }
 
 /** Escapes element text (quotes need no escaping there, and stay readable). */
@@ -74,6 +49,11 @@ export function xmlError(site: Site, status: number, description: string, title 
 export function jsonError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
   const body = json({ "@context": HYDRA_CONTEXT, "@type": "Status", statusCode: status, title: visible(title), description: visible(description) });
   return { status, type: JSONLD_TYPE, link: linkHeader(site), body };
+}
+
+/** A DtsError as the endpoint it answers says errors. */
+export function renderError(site: Site, endpoint: Endpoint | "unknown" | null, e: DtsError): DtsResponse {
+  return endpointError(site, endpoint, e.status, e.description, e.title);
 }
 
 /** An error in the format of the endpoint it answers: XML for Document, Hydra Status JSON for the rest. */

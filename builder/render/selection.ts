@@ -2,6 +2,7 @@
 // decides which units a request names and what is wrong when it names none.
 
 import { count } from "../count.js";
+import { DtsError } from "../error.js";
 import type { CitedText } from "../citation/cited-text.js";
 
 export interface Selection {
@@ -13,20 +14,17 @@ export interface Selection {
   isRange: boolean;
 }
 
-export type SelectionResult = Selection | { status: 400 | 404; description: string };
+export type SelectionResult = Selection | DtsError;
 
 export function select(text: CitedText, p: { ref?: string; start?: string; end?: string }): SelectionResult {
   const units = text.units;
-  const missing = (name: string, ref: string): { status: 404; description: string } => {
+  const missing = (name: string, ref: string): DtsError => {
     const parts = ref.split(/[.:]/).length;
     const deeper =
       parts > text.index.maxCiteDepth
         ? ` The reference has ${parts} parts, and the document is cited to ${count(text.index.maxCiteDepth, "level")}.`
         : "";
-    return {
-      status: 404,
-      description: `The document "${text.id}" exists, but it has no passage with the reference ${name}="${ref}".${deeper}`,
-    };
+    return new DtsError(404, `The document "${text.id}" exists, but it has no passage with the reference ${name}="${ref}".${deeper}`);
   };
   if (p.ref !== undefined) {
     const u = text.find(p.ref);
@@ -39,13 +37,10 @@ export function select(text: CitedText, p: { ref?: string; start?: string; end?:
   if (p.end !== undefined && b === undefined) return missing("end", p.end);
   if (a !== undefined && b !== undefined) {
     if (units[a].level !== units[b].level) {
-      return {
-        status: 400,
-        description: `start="${p.start}" (level ${units[a].level}) and end="${p.end}" (level ${units[b].level}) are not at the same citation level`,
-      };
+      return new DtsError(400, `start="${p.start}" (level ${units[a].level}) and end="${p.end}" (level ${units[b].level}) are not at the same citation level`);
     }
     if (units[a].start > units[b].start) {
-      return { status: 400, description: `start="${p.start}" comes after end="${p.end}" in the document` };
+      return new DtsError(400, `start="${p.start}" comes after end="${p.end}" in the document`);
     }
     return { level: units[a].level, first: a, last: b, isRange: true };
   }

@@ -8,12 +8,17 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSy
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { readJsonOr } from "../read-files.js";
+import { DtsError } from "../error.js";
 
 /** Root record of a tree: the settings and output version it was built with. Its presence marks a folder as a tree. */
 export const TREE_RECORD = "_tree.json";
 
 /** A build's output folder was refused: nothing was written or removed. */
-export class TreeFolderError extends Error {}
+export class TreeFolderError extends DtsError {
+  constructor(description: string) {
+    super(409, description);
+  }
+}
 
 export interface TreeFolder {
   /** The folder, with symbolic links resolved, so the swap replaces the real folder. */

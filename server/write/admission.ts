@@ -5,8 +5,8 @@
 
 import { type MethodPolicy, crossOriginRefusal } from "../cors.js";
 import { checkToken } from "./auth.js";
-import { WriteError } from "./body.js";
 import { FailureLimiter } from "./rate-limit.js";
+import { DtsError } from "../../builder/error.js";
 
 /** Shorter tokens are refused at start: they can be guessed. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -31,12 +31,12 @@ export class WriteAdmission {
   constructor(private readonly options: AdmissionOptions) {}
 
   /** The 413 of a body over the limit, declared or found while reading. */
-  tooLarge = (limit: number): WriteError =>
-    new WriteError(
+  tooLarge = (limit: number): DtsError =>
+    new DtsError(
       413,
       `The body is larger than this server accepts (${limit} bytes). Send one passage or a few at a time; the limit is set with dts serve --max-body. See ${this.options.docsPage}#body-size.`,
       // The rest of the body is not read: the connection cannot carry another request.
-      { Connection: "close" },
+      { headers: { Connection: "close" } },
     );
 
   /** Throws the request's refusal, counting a wrong token against its client address. */
@@ -52,21 +52,18 @@ export class WriteAdmission {
     return this.refusal(url, headers, client) === null;
   }
 
-  private refusal(url: URL, headers: Headers, client: string): { error: WriteError; wrongToken: boolean } | null {
+  private refusal(url: URL, headers: Headers, client: string): { error: DtsError; wrongToken: boolean } | null {
     const { token, maxBody, policy } = this.options;
     const foreign = crossOriginRefusal(policy, headers);
-    if (foreign) return { error: new WriteError(403, foreign), wrongToken: false };
+    if (foreign) return { error: new DtsError(403, foreign), wrongToken: false };
     const wait = this.limiter.retryAfter(client);
     if (wait > 0) {
-      const error = new WriteError(429, `Too many writes with a wrong token from this address; try again in ${wait} s.`, { "Retry-After": String(wait) });
+      const error = new DtsError(429, `Too many writes with a wrong token from this address; try again in ${wait} s.`, { headers: { "Retry-After": String(wait) } });
       return { error, wrongToken: false };
     }
-    const auth = checkToken(token, url, headers);
-    if (!auth.ok) {
-      const error = new WriteError(auth.status, auth.description, auth.challenge ? { "WWW-Authenticate": auth.challenge } : {});
-      // Only a token that was given counts as a guess.
-      return { error, wrongToken: token !== undefined && auth.status === 403 };
-    }
+    const error = checkToken(token, url, headers);
+    // Only a token that was given counts as a guess.
+    if (error) return { error, wrongToken: token !== undefined && error.status === 403 };
     const declared = headers.get("content-length");
     if (declared !== null && Number(declared) > maxBody) return { error: this.tooLarge(maxBody), wrongToken: false };
     return null;

@@ -6,17 +6,9 @@
 
 import { type OpenTag, XmlDepthError, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
 import { DTS_NS, TEI_NS } from "../../builder/wire.js";
+import { DtsError } from "../../builder/error.js";
 
 /** A request the write API refuses, with the status and the description of the error body. */
-export class WriteError extends Error {
-  constructor(
-    readonly status: number,
-    readonly description: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(description);
-  }
-}
 
 /** The status logged for an upload the client cut off (no one receives the answer). */
 export const CLIENT_ABORTED = 499;
@@ -25,7 +17,7 @@ export const CLIENT_ABORTED = 499;
  * Reads a request body, refusing (413) one larger than `limit` bytes as soon as the declared
  * length or the bytes received pass it: an unbounded body is never buffered.
  */
-export async function readBody(request: Request, limit: number, tooLarge: (limit: number) => WriteError): Promise<Uint8Array> {
+export async function readBody(request: Request, limit: number, tooLarge: (limit: number) => DtsError): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (!request.body) return Buffer.alloc(0);
@@ -38,7 +30,7 @@ export async function readBody(request: Request, limit: number, tooLarge: (limit
       chunk = await reader.read();
     } catch {
       // The client closed the connection mid-body: its event, not the server's (nginx's 499).
-      throw new WriteError(CLIENT_ABORTED, "The client closed the connection before the body was complete; nothing was written.");
+      throw new DtsError(CLIENT_ABORTED, "The client closed the connection before the body was complete; nothing was written.");
     }
     const { done, value } = chunk;
     if (done) break;
@@ -81,7 +73,7 @@ const XINCLUDE_NS = ["http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/
 /** Content from outside the body is never pulled in: XInclude elements are refused. */
 function checkInert(tag: OpenTag, body: Uint8Array, docs: string): void {
   if (XINCLUDE_NS.includes(tag.uri)) {
-    throw new WriteError(
+    throw new DtsError(
       400,
       `The body holds an XInclude element <${tag.qname}> (${placeInBody(body, tag.start)}): bodies may not include content from outside them. Write the content itself. See ${docs}#outside-content.`,
     );
@@ -96,24 +88,24 @@ export function placeInBody(body: Uint8Array, offset: number): string {
 
 /** Checks that hold for every body: UTF-8, no DOCTYPE or ENTITY, only predefined entities, allowed characters. */
 function checkBytes(body: Uint8Array, docs: string): void {
-  if (body.length === 0) throw new WriteError(400, "The request has no body: a TEI document is expected.");
+  if (body.length === 0) throw new DtsError(400, "The request has no body: a TEI document is expected.");
   if ((body[0] === 0xfe && body[1] === 0xff) || (body[0] === 0xff && body[1] === 0xfe)) {
-    throw new WriteError(400, "The body is UTF-16: send it in UTF-8.");
+    throw new DtsError(400, "The body is UTF-16: send it in UTF-8.");
   }
   let text: string;
   try {
     text = UTF8.decode(body);
   } catch {
-    throw new WriteError(400, `The body is not valid UTF-8: send it in UTF-8 (${firstInvalidUtf8(body)}).`);
+    throw new DtsError(400, `The body is not valid UTF-8: send it in UTF-8 (${firstInvalidUtf8(body)}).`);
   }
   const decl = /^\uFEFF?<\?xml\s[^?]*?encoding\s*=\s*["']([^"']+)["']/.exec(text);
   if (decl && decl[1].toLowerCase() !== "utf-8" && decl[1].toLowerCase() !== "utf8") {
-    throw new WriteError(400, `The XML declaration names the encoding "${decl[1]}": bodies are read as UTF-8 only.`);
+    throw new DtsError(400, `The XML declaration names the encoding "${decl[1]}": bodies are read as UTF-8 only.`);
   }
   for (const word of ["<!DOCTYPE", "<!ENTITY"]) {
     const i = indexOf(body, word);
     if (i >= 0) {
-      throw new WriteError(
+      throw new DtsError(
         400,
         `The body holds a ${word.slice(2)} declaration (${placeInBody(body, i)}): DOCTYPE and entity declarations are not accepted, and no entity is ever expanded. Write characters as themselves or as character references (&#x…;). See ${docs}#bodies.`,
       );
@@ -142,7 +134,7 @@ function checkBytes(body: Uint8Array, docs: string): void {
       continue;
     }
     if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
-      throw new WriteError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: control character U+${c.toString(16).padStart(4, "0").toUpperCase()} is not allowed in XML.`);
+      throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: control character U+${c.toString(16).padStart(4, "0").toUpperCase()} is not allowed in XML.`);
     }
     if (c === 0x26) checkReference(body, i, docs);
     i++;
@@ -156,15 +148,15 @@ function checkReference(body: Uint8Array, i: number, docs: string): void {
   while (j < body.length && j - i < 40 && body[j] !== 0x3b && body[j] !== 0x26 && body[j] !== 0x3c && body[j] > 0x20) j++;
   const name = body[j] === 0x3b ? new TextDecoder().decode(body.subarray(i + 1, j)) : null;
   if (name === null) {
-    throw new WriteError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: "&" must start an entity or character reference (write it as &amp;).`);
+    throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: "&" must start an entity or character reference (write it as &amp;).`);
   }
   if (name.startsWith("#")) {
     const code = /^#x[0-9a-fA-F]+$/.test(name) ? parseInt(name.slice(2), 16) : /^#[0-9]+$/.test(name) ? parseInt(name.slice(1), 10) : NaN;
-    if (!isXmlChar(code)) throw new WriteError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: &${name}; is not a character XML allows.`);
+    if (!isXmlChar(code)) throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: &${name}; is not a character XML allows.`);
     return;
   }
   if (!PREDEFINED.has(name)) {
-    throw new WriteError(
+    throw new DtsError(
       400,
       `The body uses the entity &${name}; (${placeInBody(body, i)}): only the predefined entities (&amp; &lt; &gt; &quot; &apos;) and character references are accepted, since no DOCTYPE may declare others. See ${docs}#bodies.`,
     );
@@ -200,8 +192,8 @@ function scan(body: Uint8Array, docs: string, handler: Parameters<typeof scanXml
   try {
     scanXml(body, handler);
   } catch (e) {
-    if (e instanceof XmlDepthError) throw new WriteError(422, `The body cannot be accepted: line ${e.line}, column ${e.column}: ${e.reason}. See ${docs}#depth.`);
-    if (e instanceof XmlSyntaxError) throw new WriteError(400, `The body is not well-formed XML: line ${e.line}, column ${e.column}: ${e.reason}.`);
+    if (e instanceof XmlDepthError) throw new DtsError(422, `The body cannot be accepted: line ${e.line}, column ${e.column}: ${e.reason}. See ${docs}#depth.`);
+    if (e instanceof XmlSyntaxError) throw new DtsError(400, `The body is not well-formed XML: line ${e.line}, column ${e.column}: ${e.reason}.`);
     throw e;
   }
 }
@@ -209,7 +201,7 @@ function scan(body: Uint8Array, docs: string, handler: Parameters<typeof scanXml
 function checkRoot(tag: OpenTag, expected: string): void {
   if (tag.local !== "TEI" || tag.uri !== TEI_NS) {
     const ns = tag.uri ? `in the namespace ${tag.uri}` : "in no namespace";
-    throw new WriteError(400, `The body's root element is <${tag.qname}> ${ns}: ${expected}`);
+    throw new DtsError(400, `The body's root element is <${tag.qname}> ${ns}: ${expected}`);
   }
 }
 
@@ -221,7 +213,7 @@ export function parseWholeBody(body: Uint8Array, docs: string): Uint8Array {
       checkInert(tag, body, docs);
       if (depth === 0) checkRoot(tag, `the initial form of POST expects a whole document, <TEI xmlns="${TEI_NS}">.`);
       if (tag.local === "fragment" && tag.uri === DTS_NS) {
-        throw new WriteError(
+        throw new DtsError(
           400,
           `The body holds a dts:fragment (${placeInBody(body, tag.start)}): without after or before, POST creates the document's first text and expects the whole TEI document, without dts:fragment. To add a passage, give after or before.`,
         );
@@ -267,8 +259,8 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
       ancestors[depth] = decls;
       if (tag.local === "fragment" && tag.uri === DTS_NS) {
         fragments++;
-        if (fragments > 1) throw new WriteError(400, `The body holds a second dts:fragment (${placeInBody(body, tag.start)}): one request changes one passage or one contiguous run of passages.`);
-        if (depth !== 1) throw new WriteError(400, `dts:fragment (${placeInBody(body, tag.start)}) must be a child of the TEI root.`);
+        if (fragments > 1) throw new DtsError(400, `The body holds a second dts:fragment (${placeInBody(body, tag.start)}): one request changes one passage or one contiguous run of passages.`);
+        if (depth !== 1) throw new DtsError(400, `dts:fragment (${placeInBody(body, tag.start)}) must be a child of the TEI root.`);
         fragmentDepth = depth;
         fragmentTag = tag;
         context = new Map([["xml", XML_NS]]);
@@ -302,7 +294,7 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
     },
   });
   if (!fragmentTag || !context) {
-    throw new WriteError(400, `The body has no <dts:fragment xmlns:dts="${DTS_NS}"> inside its TEI root: ${purpose} expects the passage inside one.`);
+    throw new DtsError(400, `The body has no <dts:fragment xmlns:dts="${DTS_NS}"> inside its TEI root: ${purpose} expects the passage inside one.`);
   }
   const f = fragmentTag as OpenTag;
   // Between the elements: whitespace, comments and processing instructions only.
@@ -329,7 +321,7 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
         others.push({ kind: "other", start: i, end: close, sameKind: [] });
         i = close;
       } else {
-        throw new WriteError(
+        throw new DtsError(
           400,
           `The body has text directly inside dts:fragment (${placeInBody(body, i)}): the fragment must hold only the passage element(s), with their text inside them.`,
         );

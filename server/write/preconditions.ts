@@ -5,7 +5,7 @@
 
 import { parseTagList } from "../etag.js";
 import type { TreeReader } from "../reader.js";
-import { WriteError } from "./body.js";
+import { DtsError } from "../../builder/error.js";
 
 /** Throws 412 when `header` (If-Match) names no current tag of the GET at `read`. */
 export async function checkIfMatch(reader: TreeReader, read: URL, header: string | null, what: string): Promise<void> {
@@ -14,9 +14,9 @@ export async function checkIfMatch(reader: TreeReader, read: URL, header: string
   const current = await reader.currentTags(read);
   if (given === "*" ? current.length > 0 : given.some((t) => current.includes(t))) return;
   const now = current.length ? `its ETag is now ${current[0]}` : "it has no text now";
-  throw new WriteError(
+  throw new DtsError(
     412,
     `If-Match does not match ${what}: it changed since it was read (${now}); nothing was written. GET it again, apply your change to what it is now, and send that with the new ETag.`,
-    current.length ? { ETag: current[0] } : {},
+    { headers: current.length ? { ETag: current[0] } : {} },
   );
 }

@@ -13,7 +13,7 @@ import { XmlSyntaxError, indexDocument } from "../../builder/citation/indexer.js
 import { corpusName } from "../../builder/build/document-output.js";
 import { teiHeaderFromText } from "../../builder/metadata/tei-header.js";
 import { renderDocument, unreadableText } from "../../builder/render/document.js";
-import { type DtsResponse, xmlError } from "../../builder/render/response.js";
+import { type DtsResponse, renderError, xmlError } from "../../builder/render/response.js";
 import type { DocumentMethod } from "../../builder/render/service.js";
 import { type Site } from "../../builder/site.js";
 import { DEFAULT_MAX_BODY, TEI_TYPE } from "../../builder/wire.js";
@@ -23,12 +23,13 @@ import { logValue } from "../log-value.js";
 import type { TreeReader } from "../reader.js";
 import { writeFileAtomic } from "./atomic.js";
 import { WriteAdmission } from "./admission.js";
-import { CLIENT_ABORTED, WriteError, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
+import { CLIENT_ABORTED, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
 import { forgetStale } from "./forget.js";
 import type { DocumentLocks } from "../../builder/build/locks.js";
 import { checkIfMatch } from "./preconditions.js";
 import type { SchemaValidators } from "./schema.js";
 import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
+import { DtsError } from "../../builder/error.js";
 
 export const WRITE_METHODS: DocumentMethod[] = ["POST", "PUT", "DELETE"];
 
@@ -109,11 +110,11 @@ export class WriteService {
       summary = result.summary;
       if (result.etag) extra = { ETag: result.etag };
     } catch (e) {
-      if (!(e instanceof WriteError)) {
+      if (!(e instanceof DtsError)) {
         this.options.log?.(`dts serve: ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
         response = xmlError(this.options.site, 500, "The write failed on the server; the document was not changed unless it says otherwise in the server's log.");
       } else {
-        response = xmlError(this.options.site, e.status, e.description);
+        response = renderError(this.options.site, "document", e);
         extra = e.headers;
         if (e.status === CLIENT_ABORTED) summary = "aborted by the client mid-body";
       }
@@ -149,50 +150,50 @@ export class WriteService {
     const after = get("after");
     const before = get("before");
     const format = get("format");
-    if (id === undefined || id === "") throw new WriteError(400, "The required parameter id is missing.");
+    if (id === undefined || id === "") throw new DtsError(400, "The required parameter id is missing.");
     if (format !== undefined && !FORMATS.has(format)) {
-      throw new WriteError(400, `format "${format}" is not supported: bodies and responses are TEI XML (format=tei, the default).`);
+      throw new DtsError(400, `format "${format}" is not supported: bodies and responses are TEI XML (format=tei, the default).`);
     }
     if (method === "POST") {
       const given = ["ref", "start", "end"].filter((n) => q.has(n));
       if (given.length) {
-        throw new WriteError(
+        throw new DtsError(
           400,
           `POST takes no ${given.join(", ")}: the new passage's reference comes from the body (its @n), and after or before says where it goes.`,
         );
       }
       if (after !== undefined && before !== undefined) {
-        throw new WriteError(400, "POST takes after or before, not both: the new passage goes after one passage or before another.");
+        throw new DtsError(400, "POST takes after or before, not both: the new passage goes after one passage or before another.");
       }
     } else if (method === "PUT") {
       const given = ["start", "end", "after", "before"].filter((n) => q.has(n));
       if (given.length) {
-        throw new WriteError(400, `PUT replaces one passage named by ref and takes no ${given.join(", ")}.`);
+        throw new DtsError(400, `PUT replaces one passage named by ref and takes no ${given.join(", ")}.`);
       }
-      if (ref === undefined || ref === "") throw new WriteError(400, "PUT needs ref, the passage to replace.");
+      if (ref === undefined || ref === "") throw new DtsError(400, "PUT needs ref, the passage to replace.");
     } else {
-      if (after !== undefined || before !== undefined) throw new WriteError(400, "DELETE takes ref, or start and end; not after or before.");
+      if (after !== undefined || before !== undefined) throw new DtsError(400, "DELETE takes ref, or start and end; not after or before.");
       if (ref !== undefined && (start !== undefined || end !== undefined)) {
-        throw new WriteError(400, "ref cannot be combined with start or end: DELETE removes one passage (ref) or one range (start and end).");
+        throw new DtsError(400, "ref cannot be combined with start or end: DELETE removes one passage (ref) or one range (start and end).");
       }
       if ((start === undefined) !== (end === undefined)) {
-        throw new WriteError(
+        throw new DtsError(
           400,
           `A range to delete needs both start and end; only ${start !== undefined ? "start" : "end"} was given. ` +
             `DELETE takes no open range (GET does), so that it never removes more than it names.`,
         );
       }
-      if (ref === undefined && start === undefined) throw new WriteError(400, "DELETE needs ref, or start and end: the passage(s) to remove.");
+      if (ref === undefined && start === undefined) throw new DtsError(400, "DELETE needs ref, or start and end: the passage(s) to remove.");
     }
     const node = workspace.library.nodes.get(id);
-    if (!node) throw new WriteError(404, `There is no document with the id "${id}" (the id is wrong, not the reference).`);
-    if (node.kind !== "resource") throw new WriteError(404, `"${id}" is a collection, not a document: only documents have text to write.`);
+    if (!node) throw new DtsError(404, `There is no document with the id "${id}" (the id is wrong, not the reference).`);
+    if (node.kind !== "resource") throw new DtsError(404, `"${id}" is a collection, not a document: only documents have text to write.`);
 
     let body: Uint8Array | null = null;
     if (method !== "DELETE") {
       const type = request.headers.get("content-type");
       if (type && NOT_XML.test(type)) {
-        throw new WriteError(415, `The body's Content-Type is ${type}: send TEI XML (application/tei+xml or application/xml).`);
+        throw new DtsError(415, `The body's Content-Type is ${type}: send TEI XML (application/tei+xml or application/xml).`);
       }
       body = await readBody(request, this.maxBody, this.admission.tooLarge);
       lap("read");
@@ -251,7 +252,7 @@ export class WriteService {
       source = await readFile(resource.file);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-      throw new WriteError(
+      throw new DtsError(
         404,
         `The document "${resource.id}" has a metadata record but no text yet, so it has no passage to change. Create its text first: POST the whole TEI document without after or before.`,
       );
@@ -266,7 +267,7 @@ export class WriteService {
       return new CitedText(resource.id, index, source);
     } catch (e) {
       if (!(e instanceof XmlSyntaxError)) throw e;
-      throw new WriteError(
+      throw new DtsError(
         409,
         `The stored source of "${resource.id}" is not well-formed XML (line ${e.line}, column ${e.column}: ${e.reason}), so no passage can be located in it: fix the file first.`,
       );
@@ -294,9 +295,9 @@ export class WriteService {
         if (!(e instanceof XmlSyntaxError)) throw e;
         const file = corpusName(this.options.workspace!.options.corpus, resource.file);
         const where = { file, line: e.line, column: e.column, reason: e.reason };
-        throw new WriteError(409, `${unreadableText(resource.id, where)} A POST without after or before only creates a missing file.`);
+        throw new DtsError(409, `${unreadableText(resource.id, where)} A POST without after or before only creates a missing file.`);
       }
-      throw new WriteError(
+      throw new DtsError(
         409,
         `The document "${resource.id}" already has text: POST without after or before only creates a document's first text. Add passages with POST after or before, change them with PUT.`,
       );
@@ -312,7 +313,7 @@ export class WriteService {
         .then((t) => (JSON.parse(t.replace(/^\uFEFF/, "")) as { id?: unknown }).id)
         .catch(() => undefined);
       if (header.id && header.id !== resource.id && sidecarId !== resource.id) {
-        throw new WriteError(
+        throw new DtsError(
           422,
           `The teiHeader's idno "${header.id}" would give this text the id "${header.id}", not "${resource.id}": in this corpus a document's id comes from its header's idno (type urn or uri) unless its ${basename(resource.metadataFile!)} sets one. Make the idno "${resource.id}" or remove it.`,
         );
@@ -337,7 +338,7 @@ export class WriteService {
     if (!choice) return;
     const docs = `${this.options.docsPage}#schema-sources`;
     if ("refused" in choice) {
-      throw new WriteError(422, `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`);
+      throw new DtsError(422, `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`);
     }
     const schema = choice.name;
     let problems;
@@ -346,7 +347,7 @@ export class WriteService {
     } catch (e) {
       // The message may quote the schema's path: show its name only.
       const why = (e instanceof Error ? e.message : String(e)).split(choice.file).join(choice.name);
-      throw new WriteError(422, `The schema "${choice.name}" could not be used: ${why}. Nothing was written. See ${docs}.`);
+      throw new DtsError(422, `The schema "${choice.name}" could not be used: ${why}. Nothing was written. See ${docs}.`);
     }
     if (problems.length === 0) return;
     const shown = problems.slice(0, 5).map((p) => {
@@ -354,7 +355,7 @@ export class WriteService {
       return `${where}: ${p.message}${p.path ? ` (at ${p.path})` : ""}`;
     });
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : "";
-    throw new WriteError(
+    throw new DtsError(
       422,
       `The document would not be valid against the schema ${schema}: ${shown.join("; ")}${more}. Nothing was written. See ${this.options.docsPage}#schema.`,
     );
@@ -375,7 +376,7 @@ export class WriteService {
         const now = await readFile(resource.file).catch(() => null);
         const unchanged = expected === null ? now === null : now !== null && now.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length));
         if (!unchanged) {
-          throw new WriteError(409, `The file of "${resource.id}" changed on disk while this write was being prepared; nothing was written. Send the request again.`);
+          throw new DtsError(409, `The file of "${resource.id}" changed on disk while this write was being prepared; nothing was written. Send the request again.`);
         }
         await writeFileAtomic(resource.file, next.source);
         this.keep(resource.id, next);
@@ -391,7 +392,7 @@ export class WriteService {
           // The source is written; the tree is brought up to date at the next start (or build).
           reader.invalidate();
           this.options.log?.(`dts serve: rebuilding ${resource.id} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-          throw new WriteError(
+          throw new DtsError(
             500,
             `The change was written to the document's file, but rebuilding its responses failed (${e instanceof Error ? e.message : String(e)}): they may be out of date until the server restarts or dts build runs.`,
           );

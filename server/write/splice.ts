@@ -8,8 +8,9 @@ import { type DocIndex, type IndexProblem, type Unit, XmlSyntaxError, indexDocum
 import { select } from "../../builder/render/selection.js";
 import { TEI_NS } from "../../builder/wire.js";
 import { decodeEntities, lineColumn } from "../../builder/xml/scan.js";
-import { type FragmentBody, WriteError, lineOf, placeInBody } from "./body.js";
+import { type FragmentBody, lineOf, placeInBody } from "./body.js";
 import { type Kind, checkKinds, checkNested, sourceContext, unitKind, valueProblem } from "./structure.js";
+import { DtsError } from "../../builder/error.js";
 
 export interface Indexed {
   source: Uint8Array;
@@ -46,7 +47,7 @@ function reindex(source: Uint8Array, region?: Plan["region"], body?: Uint8Array)
     return { source, ...indexDocument(source) };
   } catch (e) {
     if (!(e instanceof XmlSyntaxError)) throw e;
-    throw new WriteError(422, `With the change, the document would not be well-formed XML: ${placeInDocument(source, e.offset, region, body)}: ${e.reason}.`);
+    throw new DtsError(422, `With the change, the document would not be well-formed XML: ${placeInDocument(source, e.offset, region, body)}: ${e.reason}.`);
   }
 }
 
@@ -85,7 +86,7 @@ function checkNamespaces(old: CitedText, parentElement: number, fb: FragmentBody
     } else if (!inDoc) {
       hint = ` Declare it on the submitted element itself.`;
     }
-    throw new WriteError(
+    throw new DtsError(
       422,
       `The submitted elements are copied into the document as written, and ${name} means ${inBody || "no namespace"} in the body but ${inDoc || "no namespace"} in the document at that place.${hint} See ${docs}#namespaces.`,
     );
@@ -135,14 +136,14 @@ function firstDifference(expected: ReturnType<typeof shape>, actual: ReturnType<
 export function planPut(old: CitedText, ref: string, fb: FragmentBody, options: PlanOptions): Plan {
   const u = old.find(ref);
   if (u === undefined) {
-    throw new WriteError(
+    throw new DtsError(
       404,
       `The document "${old.id}" has no passage with the reference ref="${ref}": PUT only replaces an existing passage. Create it first with POST (after or before a neighbouring passage).`,
     );
   }
   const unit = old.units[u];
   if (fb.elements.length !== 1) {
-    throw new WriteError(
+    throw new DtsError(
       400,
       fb.elements.length === 0
         ? "dts:fragment holds no element: PUT replaces the passage with exactly one element (to empty a passage, send the element with no content, e.g. <l n=\"5\"/>)."
@@ -151,7 +152,7 @@ export function planPut(old: CitedText, ref: string, fb: FragmentBody, options: 
   }
   const children = old.unitsAt(unit.level + 1, u);
   if (options.putLowestOnly && children.length > 0) {
-    throw new WriteError(
+    throw new DtsError(
       422,
       `This server accepts PUT only on passages of the lowest citation level, and "${ref}" (${unit.citeType}) holds ${children.length} passage(s) of level ${unit.level + 1}: replace those one by one. See ${options.docs}#put-lowest-only.`,
     );
@@ -178,7 +179,7 @@ export function planPut(old: CitedText, ref: string, fb: FragmentBody, options: 
     } else {
       why = `the submitted element must hold the same nested passages as the stored one, in the same order: ${same}`;
     }
-    throw new WriteError(400, `PUT ref="${ref}" cannot be applied: ${why}.`);
+    throw new DtsError(400, `PUT ref="${ref}" cannot be applied: ${why}.`);
   }
   return { next, answer: { ref }, region, summary: `replaced ${ref}` };
 }
@@ -220,12 +221,12 @@ function levelKinds(old: CitedText, t: number): Kind[] {
 export function planInsert(old: CitedText, where: "after" | "before", ref: string, fb: FragmentBody, options: PlanOptions): Plan {
   const t = old.find(ref);
   if (t === undefined) {
-    throw new WriteError(
+    throw new DtsError(
       404,
       `The document "${old.id}" has no passage with the reference ${where}="${ref}": the new passage is placed ${where} an existing one, so ${where} must name a passage of the document.`,
     );
   }
-  if (fb.elements.length === 0) throw new WriteError(400, "dts:fragment holds no element: POST expects the new passage element(s) inside it.");
+  if (fb.elements.length === 0) throw new DtsError(400, "dts:fragment holds no element: POST expects the new passage element(s) inside it.");
   const target = old.units[t];
   checkNamespaces(old, old.index.elements[target.element].parent, fb, options.docs);
   checkKinds(fb, levelKinds(old, t), `"${ref}" (${target.citeType}, level ${target.level})`, options.docs);
@@ -237,21 +238,21 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
     for (const e of fb.elements) {
       const value = e.tag.attributes.find((a) => a.name === attr.name)?.value;
       if (value === undefined) {
-        throw new WriteError(
+        throw new DtsError(
           400,
           `The new <${e.tag.qname}> (line ${lineOf(fb.body, e.start)} of the body) has no @${attr.name}: passages at the level of "${ref}" (${target.citeType}) take their reference from @${attr.name}.`,
         );
       }
       const problem = valueProblem(value, attr.delim);
       if (problem) {
-        throw new WriteError(
+        throw new DtsError(
           400,
           `The new <${e.tag.qname}> (${placeInBody(fb.body, e.start)} of the body) has @${attr.name}=${JSON.stringify(value)}, which cannot be a reference: ${problem}. See ${options.docs}#structure.`,
         );
       }
       const newRef = attr.parentRef + attr.delim + value;
       if (old.find(newRef) !== undefined || predicted.includes(newRef)) {
-        throw new WriteError(
+        throw new DtsError(
           409,
           `A duplicate segment would result: the document "${old.id}" already has a passage "${newRef}"${predicted.includes(newRef) ? " (given twice in the body)" : ""}. POST never changes an existing passage: use PUT to replace it.`,
         );
@@ -295,13 +296,13 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
   for (const i of added) {
     const u = next.index.units[i];
     if (old.find(u.ref) !== undefined) {
-      throw new WriteError(409, `A duplicate segment would result: the document "${old.id}" already has a passage "${u.ref}". POST never changes an existing passage: use PUT to replace it.`);
+      throw new DtsError(409, `A duplicate segment would result: the document "${old.id}" already has a passage "${u.ref}". POST never changes an existing passage: use PUT to replace it.`);
     }
   }
   const rest = shape(next.index, (u) => inside(u));
   const difference = firstDifference(shape(old.index), rest);
   if (difference !== null) {
-    throw new WriteError(422, `With the new passage(s), the rest of the document's citation structure would change: ${difference}. Check the elements submitted.`);
+    throw new DtsError(422, `With the new passage(s), the rest of the document's citation structure would change: ${difference}. Check the elements submitted.`);
   }
   const parentRef = target.parent >= 0 ? old.units[target.parent].ref : "";
   const tops = added.filter((i) => !added.includes(next.index.units[i].parent));
@@ -311,7 +312,7 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
     const unit = next.index.units.find((u) => u.start === start);
     const line = lineOf(fb.body, e.start);
     if (!unit) {
-      throw new WriteError(
+      throw new DtsError(
         400,
         `The new <${e.tag.qname}> (line ${line} of the body) would not be a citable passage at the level of "${ref}" (${target.citeType}, level ${target.level}): ` +
           `check its name and the attribute that carries its reference, and that it matches the document's citation structure.`,
@@ -319,14 +320,14 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
     }
     const parent = unit.parent >= 0 ? next.index.units[unit.parent].ref : "";
     if (unit.level !== target.level || parent !== parentRef) {
-      throw new WriteError(
+      throw new DtsError(
         400,
         `The new <${e.tag.qname}> (line ${line} of the body) would be cited as "${unit.ref}" (level ${unit.level}), not as a sibling of "${ref}" (level ${target.level}${parentRef ? `, inside "${parentRef}"` : ""}).`,
       );
     }
   }
   if (topRefs.length !== fb.elements.length) {
-    throw new WriteError(400, `The body's ${fb.elements.length} element(s) would give ${topRefs.length} passage(s) at the level of "${ref}": each element must be one passage.`);
+    throw new DtsError(400, `The body's ${fb.elements.length} element(s) would give ${topRefs.length} passage(s) at the level of "${ref}": each element must be one passage.`);
   }
   const answer = topRefs.length === 1 ? { ref: topRefs[0] } : { start: topRefs[0], end: topRefs[topRefs.length - 1] };
   return { next, answer, region, summary: `inserted ${topRefs.join(", ")} ${where} ${ref}` };
@@ -336,7 +337,7 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
 
 export function planDelete(old: CitedText, p: { ref?: string; start?: string; end?: string }): Plan {
   const s = select(old, p);
-  if ("status" in s) throw new WriteError(s.status, s.description);
+  if (s instanceof DtsError) throw s;
   const list = old.levels[s.level];
   const a = old.positionOf(s.first);
   const b = old.positionOf(s.last);
@@ -367,7 +368,7 @@ export function planDelete(old: CitedText, p: { ref?: string; start?: string; en
   const removed = (u: Unit): boolean => cuts.some(([x, y]) => u.start >= x && u.start < y);
   const difference = firstDifference(shape(old.index, (u) => removed(u)), shape(next.index));
   if (difference !== null) {
-    throw new WriteError(422, `Removing the passage(s) would change the rest of the document's citation structure: ${difference}.`);
+    throw new DtsError(422, `Removing the passage(s) would change the rest of the document's citation structure: ${difference}.`);
   }
   const answer = p.ref !== undefined ? { ref: p.ref } : { start: p.start, end: p.end };
   const names = doomed.map((u) => old.units[u].ref);

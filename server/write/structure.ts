@@ -7,7 +7,8 @@ import type { CitedText } from "../../builder/citation/cited-text.js";
 import type { DocIndex } from "../../builder/citation/indexer.js";
 import { TEI_NS } from "../../builder/wire.js";
 import { decodeEntities } from "../../builder/xml/scan.js";
-import { type FragmentBody, WriteError, placeInBody } from "./body.js";
+import { type FragmentBody, placeInBody } from "./body.js";
+import { DtsError } from "../../builder/error.js";
 
 /** An element's kind: its namespace and local name. */
 export interface Kind {
@@ -53,13 +54,13 @@ export function checkKinds(fb: FragmentBody, allowed: Kind[], level: string, doc
   for (const e of fb.elements) {
     const where = placeInBody(fb.body, e.start);
     if (e.tag.uri !== TEI_NS) {
-      throw new WriteError(
+      throw new DtsError(
         400,
         `The submitted ${show(e.tag)} (${where} of the body) is not in the TEI namespace (${TEI_NS}): it would leave TEI and no longer be cited as ${level}. See ${docs}#structure.`,
       );
     }
     if (!allowed.some((k) => sameKind(k, e.tag))) {
-      throw new WriteError(
+      throw new DtsError(
         400,
         `The submitted ${show(e.tag)} (${where} of the body) would not be a citable passage at the level of ${level}: passages there are ${allowed.map(show).join(" or ")}. ` +
           `A write keeps each level's element kind. See ${docs}#structure.`,
@@ -78,7 +79,7 @@ export function checkNested(fb: FragmentBody, next: DocIndex, placed: (item: Fra
   for (const e of fb.elements) {
     for (const inner of e.sameKind) {
       if (starts.has(placed(e) + inner.start - e.start)) continue;
-      throw new WriteError(
+      throw new DtsError(
         400,
         `The submitted <${e.tag.qname}> holds another <${inner.qname}> inside it (${placeInBody(fb.body, inner.start)} of the body) that the document's citation scheme would not cite: a passage may not nest an element of its own kind. See ${docs}#structure.`,
       );
