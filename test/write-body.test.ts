@@ -91,6 +91,13 @@ describe("parseFragmentBody", () => {
     expect(refused(Buffer.from(text, "latin1"))).toEqual({ status: 400, description: `The body is not valid UTF-8: send it in UTF-8 (first bad byte at line 2, column ${column}).` });
   });
 
+  it("names the first byte of a character cut short, not the byte after it", () => {
+    // é in Latin-1 is 0xE9: in UTF-8 that starts a three-byte character, which "<" cuts short.
+    const text = fragment(`<l n="1">caf\u00e9</l>`);
+    const column = text.split("\n")[1].indexOf("\u00e9") + 1;
+    expect(refused(Buffer.from(text, "latin1"))).toEqual({ status: 400, description: `The body is not valid UTF-8: send it in UTF-8 (first bad byte at line 2, column ${column}).` });
+  });
+
   it("accepts the predefined entities, character references and control characters inside comments", () => {
     const fb = parse(fragment(`<!-- \u0001 & --><l n="1">&lt;&gt;&amp;&quot;&apos;&#233;&#x10FFFF;</l>`));
     expect(fb.elements).toHaveLength(1);

@@ -180,6 +180,14 @@ function firstInvalidUtf8(body: Uint8Array): string {
       hi = mid - 1;
     }
   }
+  // A streaming decoder holds a character cut short as pending, not wrong: the bad byte is then
+  // that character's first byte, not the one after it.
+  let lead = lo - 1;
+  while (lead >= 0 && lead > lo - 4 && (body[lead] & 0xc0) === 0x80) lead--;
+  if (lead >= 0 && body[lead] >= 0xc0) {
+    const length = body[lead] >= 0xf0 ? 4 : body[lead] >= 0xe0 ? 3 : 2;
+    if (lo - lead < length) lo = lead;
+  }
   return `first bad byte at ${placeInBody(body, lo)}`;
 }
 
