@@ -2,7 +2,7 @@
 // it, the write API on the Document endpoint, the documentation of the write rules, and the
 // per-document read locks that keep readers off a document while a write commits.
 
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { DtsError } from "../builder/error.js";
 import { jsonError, renderError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
@@ -10,6 +10,7 @@ import { endpointOf } from "../builder/request.js";
 import { CORS_HEADERS } from "../builder/wire.js";
 import { docsUrl } from "../builder/urls.js";
 import { TreeReader, readerApp } from "./reader.js";
+import { apiApp, toResponse } from "./to-response.js";
 import type { DocumentLocks } from "../builder/build/locks.js";
 import { renderWritesPage, writesPagePath, type WritesPageOptions } from "./write/docs-page.js";
 import type { WriteService } from "./write/service.js";
@@ -28,7 +29,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions): Hono {
   const { reader, writes, locks } = options;
   const site = reader.site;
-  const app = new Hono();
+  const app = apiApp();
 
   if (locks) {
     app.use("*", async (c, next) => {
@@ -39,23 +40,20 @@ export function createApp(options: AppOptions): Hono {
     });
   }
 
-  const headless = (method: string, response: Response): Response =>
-    method === "HEAD" ? new Response(null, { status: response.status, headers: response.headers }) : response;
-
   // The API documentation lists the write operations when they are enabled.
   if (writes.enabled) {
-    app.on(["GET", "HEAD"], docsUrl(site), (c) => headless(c.req.method, reader.send(renderDocs(site, writes.methods), c.req.raw.headers)));
+    app.on(["GET", "HEAD"], docsUrl(site), (c) => toResponse(renderDocs(site, writes.methods), { requestHeaders: c.req.raw.headers }));
   }
   app.on(["GET", "HEAD"], writesPagePath(site), (c) => {
     const html = renderWritesPage(site, options.page);
-    return headless(c.req.method, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", ...CORS_HEADERS } }));
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", ...CORS_HEADERS } });
   });
 
   app.on(["POST", "PUT", "DELETE"], "*", async (c, next) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     if (endpoint === "document") return writes.handle(c.req.raw, clientAddress(c.env));
     if (endpoint === null) {
-      return reader.send(jsonError(site, 404, `No endpoint at ${new URL(c.req.url).pathname}.`), c.req.raw.headers);
+      return toResponse(jsonError(site, 404, `No endpoint at ${new URL(c.req.url).pathname}.`), { requestHeaders: c.req.raw.headers });
     }
     return next();
   });
@@ -66,9 +64,7 @@ export function createApp(options: AppOptions): Hono {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     if (!(e instanceof DtsError)) console.error(`dts serve: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
     const error = e instanceof DtsError ? e : new DtsError(500, "The server failed to answer this request; its log says why.");
-    const out = reader.send(renderError(site, endpoint, error), c.req.raw.headers);
-    for (const [k, v] of Object.entries(error.headers)) out.headers.set(k, v);
-    return out;
+    return toResponse(renderError(site, endpoint, error), { requestHeaders: c.req.raw.headers, headers: error.headers });
   });
 
   return readerApp(reader, app, { writes: writes.enabled, origins: options.origins ?? [] });

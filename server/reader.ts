@@ -2,7 +2,7 @@
 // hold (ranges, grouped or paged navigation, errors) with the same renderers as the build.
 // Runtime-neutral: it sees the tree only through TreeStorage.
 
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import type { Library } from "../builder/catalog.js";
 import { CitedText } from "../builder/citation/cited-text.js";
 import { renderCollection } from "../builder/render/collection.js";
@@ -13,7 +13,8 @@ import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
 import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath, splitTreePath } from "../builder/tree/layout.js";
 import { type Site } from "../builder/site.js";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../builder/wire.js";
+import { CORS_HEADERS } from "../builder/wire.js";
+import { DYNAMIC_CACHE_CONTROL, apiApp, toResponse } from "./to-response.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import type { ManifestEntry } from "../builder/tree/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
@@ -21,6 +22,7 @@ import { type MethodPolicy, READ_ONLY, allowedMethods, preflightHeaders } from "
 import { contentTag, strongTag } from "./etag.js";
 import { type Encoding, SIBLING_SUFFIX, acceptedEncodings, hasPrecompressed, readPrecompressed } from "./precompressed.js";
 import type { TreeStorage } from "./storage.js";
+import { Lru } from "./lru.js";
 
 export interface ReaderOptions {
   site: Site;
@@ -37,75 +39,9 @@ export interface ReaderOptions {
 }
 
 
-const DYNAMIC_CACHE_CONTROL = "no-cache";
 const GENERATION_CHECK_MS = 1000;
 
-/** A small least-recently-used map. */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly size: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.size) this.map.delete(this.map.keys().next().value!);
-  }
-  clear(): void {
-    this.map.clear();
-  }
-  delete(key: string): void {
-    this.map.delete(key);
-  }
-}
-
 type StoredHit = { response: DtsResponse; etag?: string; encoding?: string; vary?: boolean };
-
-/** Stored responses kept in memory, bounded by their bytes: most requests then touch no file. */
-class ResponseCache {
-  private readonly map = new Map<string, StoredHit>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
-  get(key: string): StoredHit | undefined {
-    const hit = this.map.get(key);
-    if (hit) {
-      this.map.delete(key);
-      this.map.set(key, hit);
-    }
-    return hit;
-  }
-  set(key: string, hit: StoredHit): void {
-    const size = entrySize(key, hit);
-    if (size > this.maxBytes / 16) return;
-    const old = this.map.get(key);
-    if (old) this.bytes -= entrySize(key, old);
-    this.map.delete(key);
-    this.map.set(key, hit);
-    this.bytes += size;
-    for (const [k, v] of this.map) {
-      if (this.bytes <= this.maxBytes) break;
-      this.map.delete(k);
-      this.bytes -= entrySize(k, v);
-    }
-  }
-  /** Entries and the bytes the bound counts, for tests and operators. */
-  get stats(): { entries: number; bytes: number } {
-    return { entries: this.map.size, bytes: this.bytes };
-  }
-  /** Bumped by clear(): a read that began before a clear must not fill the cache after it. */
-  epoch = 0;
-  clear(): void {
-    this.map.clear();
-    this.bytes = 0;
-    this.epoch++;
-  }
-}
 
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 /** What an entry costs besides its body and key: the map slot, the hit and its strings, roughly. */
@@ -120,7 +56,8 @@ export class TreeReader {
   private library: Promise<Library> | null = null;
   private readonly manifests: Lru<Promise<Record<string, ManifestEntry> | null>>;
   private readonly texts: Lru<Promise<CitedText | null>>;
-  private readonly responses = new ResponseCache(RESPONSE_CACHE_BYTES);
+  /** Stored responses kept in memory, bounded by their bytes: most requests then touch no file. */
+  private readonly responses = new Lru<StoredHit>(RESPONSE_CACHE_BYTES, entrySize, RESPONSE_CACHE_BYTES / 16);
 
   constructor(private readonly options: ReaderOptions) {
     this.manifests = new Lru(options.cacheSize ?? 64);
@@ -156,7 +93,8 @@ export class TreeReader {
 
   /** The stored responses kept in memory: how many, and the bytes their bound counts. */
   get cacheStats(): { entries: number; bytes: number } {
-    return this.responses.stats;
+    const { entries, cost } = this.responses.stats;
+    return { entries, bytes: cost };
   }
 
   private generation: string | null = null;
@@ -191,11 +129,9 @@ export class TreeReader {
     if (path !== null) {
       const stored = await this.fromTree(path, headers);
       if (stored) {
-        const response = this.send(stored.response, headers, stored.etag);
         // The representation depends on Accept-Encoding wherever siblings may exist.
-        if (stored.vary) response.headers.set("Vary", "Accept-Encoding");
-        if (stored.encoding && response.status !== 304) response.headers.set("Content-Encoding", stored.encoding);
-        return response;
+        const extra = { ...(stored.vary ? { Vary: "Accept-Encoding" } : {}), ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}) };
+        return this.send(stored.response, headers, stored.etag, undefined, extra);
       }
     }
     const computed = await this.compute(req);
@@ -318,21 +254,9 @@ export class TreeReader {
     }
   }
 
-  send(response: DtsResponse, requestHeaders: Headers, etag?: string, cacheControl?: string): Response {
-    const headers = new Headers({ "Content-Type": response.type, Link: response.link, ...CORS_HEADERS });
-    if (response.location) headers.set("Location", response.location);
-    if (etag) {
-      headers.set("ETag", etag);
-      headers.set("Cache-Control", cacheControl ?? this.options.cacheControl ?? STATIC_CACHE_CONTROL);
-      const match = requestHeaders.get("If-None-Match");
-      if (match && match.split(",").some((t) => t.trim() === etag || t.trim() === "*")) {
-        headers.delete("Content-Type");
-        return new Response(null, { status: 304, headers });
-      }
-    } else {
-      headers.set("Cache-Control", DYNAMIC_CACHE_CONTROL);
-    }
-    return new Response(response.body as BodyInit, { status: response.status, headers });
+  /** A response of this tree: stored ones with the tree's cache policy. */
+  private send(response: DtsResponse, requestHeaders: Headers, etag?: string, cacheControl?: string, headers?: Record<string, string>): Response {
+    return toResponse(response, { requestHeaders, etag, cacheControl: cacheControl ?? this.options.cacheControl, headers });
   }
 }
 
@@ -344,26 +268,19 @@ function badRequest(site: Site, bad: BadRequest): DtsResponse {
  * The Hono app of the reader: GET and HEAD on every route, CORS preflight, 405 otherwise
  * (with the methods `policy` says each resource accepts).
  */
-export function readerApp(reader: TreeReader, app: Hono = new Hono(), policy: MethodPolicy = READ_ONLY): Hono {
+export function readerApp(reader: TreeReader, app: Hono = apiApp(), policy: MethodPolicy = READ_ONLY): Hono {
   const site = reader.site;
   app.options("*", (c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     return c.body(null, 204, { ...CORS_HEADERS, ...preflightHeaders(endpoint, policy, c.req.raw.headers) });
   });
-  app.on(["GET", "HEAD"], "*", async (c) => {
-    const response = await reader.answer(new URL(c.req.url), c.req.raw.headers);
-    if (c.req.method === "HEAD") return new Response(null, { status: response.status, headers: response.headers });
-    return response;
-  });
+  app.on(["GET", "HEAD"], "*", (c) => reader.answer(new URL(c.req.url), c.req.raw.headers));
   app.all("*", (c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     const allowed = allowedMethods(endpoint, policy).join(", ");
     const description = `${c.req.method} is not supported here; allowed: ${allowed}.` +
       (endpoint === "document" && !policy.writes ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
-    const response = endpointError(site, endpoint, 405, description);
-    const out = reader.send(response, c.req.raw.headers);
-    out.headers.set("Allow", allowed);
-    return out;
+    return toResponse(endpointError(site, endpoint, 405, description), { requestHeaders: c.req.raw.headers, headers: { Allow: allowed } });
   });
   return app;
 }

@@ -14,7 +14,7 @@ import { createApp } from "./app.js";
 import { parseOrigins } from "./cors.js";
 import { answerParserRefusals } from "./client-error.js";
 import { continueOnlyIfAdmitted } from "./expect-continue.js";
-import { diskStorage } from "./disk-storage.js";
+import { diskStorage } from "./adapters/disk-storage.js";
 import { TreeReader } from "./reader.js";
 import { tokenProblem } from "./write/admission.js";
 import { isTemporary } from "../builder/metadata/walk.js";

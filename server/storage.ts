@@ -7,6 +7,11 @@ export interface StoredFile {
   etag?: string;
 }
 
+/** A path no storage reads: empty, absolute, or with a `.` or `..` segment (tree paths have none). */
+export function outsideTree(path: string): boolean {
+  return path.split("/").some((part) => part === ".." || part === "." || part === "");
+}
+
 export interface TreeStorage {
   /** The file at a tree-relative path (`document/x/_.xml`), or null when there is none. */
   read(path: string): Promise<StoredFile | null>;

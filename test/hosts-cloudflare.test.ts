@@ -111,7 +111,7 @@ describe("the generated Cloudflare files", () => {
       not_found_handling: "none",
     });
     const entry = readFileSync(join(dist, "_hosts/cloudflare/worker.mjs"), "utf8");
-    expect(entry).toMatch(/^export \{ default \} from "(\.\.\/)+.*out\/server\/worker-entry\.js";$/m);
+    expect(entry).toMatch(/^export \{ default \} from "(\.\.\/)+.*out\/server\/adapters\/worker-entry\.js";$/m);
     const ignore = readFileSync(join(dist, ".assetsignore"), "utf8").split("\n");
     for (const name of ["_hosts", "_headers", "_redirects", ".htaccess", "*.gz", "*.br"]) expect(ignore).toContain(name);
   });

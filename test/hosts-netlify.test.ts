@@ -71,7 +71,7 @@ describe("the Netlify Edge Function's handler", () => {
 describe("the generated Netlify files", () => {
   it("declare the function on the API's base path, bypassed to the static rules on error", () => {
     const text = readFileSync(join(dist, "_hosts/netlify/edge-functions/dts.mjs"), "utf8");
-    expect(text).toMatch(/^export \{ default \} from "[^"]+out\/server\/netlify-edge\.js";$/m);
+    expect(text).toMatch(/^export \{ default \} from "[^"]+out\/server\/adapters\/netlify-edge\.js";$/m);
     const from = /from "([^"]+)"/.exec(text)![1];
     expect(existsSync(resolve(join(dist, "_hosts/netlify/edge-functions"), from))).toBe(true);
     expect(text).toContain('path: ["/api/dts","/api/dts/*"]');

@@ -30,6 +30,7 @@ import { checkIfMatch } from "./preconditions.js";
 import type { SchemaValidators } from "./schema.js";
 import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
 import { DtsError } from "../../builder/error.js";
+import { toResponse } from "../to-response.js";
 
 export const WRITE_METHODS: DocumentMethod[] = ["POST", "PUT", "DELETE"];
 
@@ -119,11 +120,11 @@ export class WriteService {
         if (e.status === CLIENT_ABORTED) summary = "aborted by the client mid-body";
       }
     }
-    const out = this.options.reader.send(response, request.headers);
-    for (const [k, v] of Object.entries(extra)) out.headers.set(k, v);
+    const own = { ...extra };
     // A body refused before it was read is not read at all: the connection is closed instead.
-    if (request.body && !request.bodyUsed) out.headers.set("Connection", "close");
-    if (timing.length) out.headers.set("Server-Timing", timing.map(([n, d]) => `${n};dur=${d.toFixed(1)}`).join(", "));
+    if (request.body && !request.bodyUsed) own.Connection = "close";
+    if (timing.length) own["Server-Timing"] = timing.map(([n, d]) => `${n};dur=${d.toFixed(1)}`).join(", ");
+    const out = toResponse(response, { requestHeaders: request.headers, headers: own });
     const id = url.searchParams.get("id") ?? "";
     this.options.log?.(
       `dts serve: ${logValue(method)} ${logValue(id)} ${response.status} ${(performance.now() - started).toFixed(0)} ms${summary ? `: ${summary}` : ""}`,

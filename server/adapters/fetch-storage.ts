@@ -1,7 +1,7 @@
 // The tree behind an HTTP fetch: a Worker's static-assets binding, or an edge function's own
 // site. Only "read this file" differs between runtimes; everything else is the reader's.
 
-import type { StoredFile, TreeStorage } from "./storage.js";
+import { type StoredFile, type TreeStorage, outsideTree } from "../storage.js";
 
 /** Fetches a tree-relative path; a 404 means the file is not in the tree. */
 export type FetchFile = (path: string) => Promise<Response>;
@@ -10,7 +10,7 @@ export function fetchStorage(fetchFile: FetchFile): TreeStorage {
   return {
     async read(path: string): Promise<StoredFile | null> {
       // Tree paths are `a-z 0-9 . _ - /` (encodeName), but a caller may pass anything: never climb.
-      if (path.split("/").some((part) => part === ".." || part === "." || part === "")) return null;
+      if (outsideTree(path)) return null;
       const response = await fetchFile(path);
       if (response.status === 404) return null;
       if (!response.ok) throw new Error(`reading ${path} from the tree: HTTP ${response.status}`);

@@ -3,10 +3,8 @@
 // handler with its route; the tree is the site's publish directory.
 
 import type { Hono } from "hono";
-import { SITE_FILE } from "../builder/tree/layout.js";
-import type { Site } from "../builder/site.js";
 import { fetchStorage } from "./fetch-storage.js";
-import { TreeReader, readerApp } from "./reader.js";
+import { openTree } from "../open-tree.js";
 
 let origin = "";
 let app: Promise<Hono> | null = null;
@@ -17,15 +15,10 @@ let app: Promise<Hono> | null = null;
  */
 const storage = fetchStorage((path) => fetch(new URL(`/${path}`, origin)));
 
-async function edgeApp(): Promise<Hono> {
-  const site = await storage.read(SITE_FILE);
-  if (!site) throw new Error(`the site holds no ${SITE_FILE}: publish a tree built by \`dts build\``);
-  return readerApp(new TreeReader({ site: JSON.parse(new TextDecoder().decode(site.body)) as Site, storage }));
-}
 
 export default async function handler(request: Request): Promise<Response> {
   origin = new URL(request.url).origin;
-  app ??= edgeApp().catch((e) => {
+  app ??= openTree(storage, "the site's publish directory").catch((e) => {
     app = null;
     throw e;
   });

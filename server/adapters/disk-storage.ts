@@ -2,16 +2,17 @@
 
 import { readFile, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
-import { fileTag } from "./etag.js";
-import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "./precompressed.js";
-import type { StoredFile } from "./storage.js";
+import { fileTag } from "../etag.js";
+import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "../precompressed.js";
+import { type StoredFile, outsideTree } from "../storage.js";
 
 export function diskStorage(root: string): PrecompressedStorage {
   const base = resolve(root);
   const storage: PrecompressedStorage = {
     async read(path: string): Promise<StoredFile | null> {
-      const full = resolve(base, path);
       // Paths come from requestToPath, which cannot climb; this keeps it true for any caller.
+      if (outsideTree(path)) return null;
+      const full = resolve(base, path);
       if (!full.startsWith(base + sep)) return null;
       try {
         const [body, info] = await Promise.all([readFile(full), stat(full)]);
@@ -25,6 +26,7 @@ export function diskStorage(root: string): PrecompressedStorage {
     // A sibling the build did not write is one failed open: cheap on a local disk. One older
     // than its file (the file was rewritten since, by a write or an in-place build) is stale.
     async readEncoded(path: string, encoding: Encoding): Promise<StoredFile | null> {
+      if (outsideTree(path)) return null;
       const sibling = resolve(base, path + SIBLING_SUFFIX[encoding]);
       if (!sibling.startsWith(base + sep)) return null;
       try {

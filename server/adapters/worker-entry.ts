@@ -4,10 +4,8 @@
 // wrangler configuration that bundles this module.
 
 import type { Hono } from "hono";
-import { SITE_FILE } from "../builder/tree/layout.js";
-import type { Site } from "../builder/site.js";
 import { fetchStorage } from "./fetch-storage.js";
-import { TreeReader, readerApp } from "./reader.js";
+import { openTree } from "../open-tree.js";
 
 export interface WorkerEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
@@ -16,11 +14,10 @@ export interface WorkerEnv {
 /** Builds the app once per isolate, after reading the settings the tree was built with. */
 export async function workerApp(env: WorkerEnv): Promise<Hono> {
   // The host name is not used: the binding serves this Worker's assets whatever it is.
-  const storage = fetchStorage((path) => env.ASSETS.fetch(new Request(`https://assets.invalid/${path}`)));
-  const site = await storage.read(SITE_FILE);
-  if (!site) throw new Error(`the assets hold no ${SITE_FILE}: point assets.directory at a tree built by \`dts build\``);
-  const reader = new TreeReader({ site: JSON.parse(new TextDecoder().decode(site.body)) as Site, storage });
-  return readerApp(reader);
+  return openTree(
+    fetchStorage((path) => env.ASSETS.fetch(new Request(`https://assets.invalid/${path}`))),
+    "the Worker's assets (assets.directory)",
+  );
 }
 
 let app: Promise<Hono> | null = null;

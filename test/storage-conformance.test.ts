@@ -1,0 +1,108 @@
+// One suite over every storage the reader runs on (the local disk, a fetch-backed one as the
+// Worker and the edge function use, and memory), as a storage library tests its drivers: the
+// same tree, the same paths, the same answers.
+
+import { createServer, type Server } from "node:http";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build/build.js";
+import { makeSite } from "../builder/site.js";
+import { documentFolder } from "../builder/tree/layout.js";
+import { diskStorage } from "../server/adapters/disk-storage.js";
+import { fetchStorage } from "../server/adapters/fetch-storage.js";
+import { memoryStorage } from "../server/adapters/memory-storage.js";
+import { hasPrecompressed } from "../server/precompressed.js";
+import type { TreeStorage } from "../server/storage.js";
+import { CATULLUS } from "./helpers/embedded.js";
+import { EMBEDDED } from "./helpers/tree.js";
+
+let work: string;
+let dist: string;
+let http: Server;
+let origin: string;
+const storages: [string, () => TreeStorage][] = [];
+
+function filesOf(root: string, folder = ""): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  for (const name of readdirSync(join(root, folder))) {
+    const path = folder ? `${folder}/${name}` : name;
+    if (statSync(join(root, path)).isDirectory()) for (const [k, v] of filesOf(root, path)) out.set(k, v);
+    else out.set(path, readFileSync(join(root, path)));
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "dts-storages-"));
+  dist = join(work, "dist");
+  await build({ corpus: EMBEDDED, out: dist, site: makeSite() });
+  // A fresh sibling for one file, and a stale one (older than its file) for another.
+  writeFileSync(join(dist, "index.json.gz"), gzipSync(readFileSync(join(dist, "index.json"))));
+  const stale = join(dist, "docs.json.gz");
+  writeFileSync(stale, gzipSync(readFileSync(join(dist, "docs.json"))));
+  utimesSync(stale, new Date(2000, 0, 1), new Date(2000, 0, 1));
+  // A plain file server over the tree, standing for a Worker's assets or a site's CDN.
+  http = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
+    const full = join(dist, path);
+    if (relative(dist, full).startsWith("..")) return void res.writeHead(404).end();
+    let body: Buffer;
+    try {
+      body = readFileSync(full);
+    } catch {
+      return void res.writeHead(404).end();
+    }
+    res.writeHead(200).end(body);
+  });
+  await new Promise<void>((done) => http.listen(0, "127.0.0.1", done));
+  origin = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+  const memory = filesOf(dist);
+  memory.delete("docs.json.gz");
+  storages.push(
+    ["disk", () => diskStorage(dist)],
+    ["fetch", () => fetchStorage((path) => fetch(`${origin}/${path}`))],
+    ["memory", () => memoryStorage(memory)],
+  );
+});
+
+afterAll(async () => {
+  await new Promise((done) => http?.close(done));
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe.each(["disk", "fetch", "memory"])("the %s storage", (name) => {
+  const storage = (): TreeStorage => storages.find(([n]) => n === name)![1]();
+
+  it("reads a file of the tree byte for byte, with a strong tag", async () => {
+    for (const path of ["index.json", `${documentFolder(CATULLUS)}/_.xml`, `${documentFolder(CATULLUS)}/_manifest.json`]) {
+      const file = await storage().read(path);
+      expect(file, path).not.toBeNull();
+      expect(Buffer.from(file!.body).equals(readFileSync(join(dist, path))), path).toBe(true);
+      if (file!.etag !== undefined) expect(file!.etag).toMatch(/^"[^"]+"$/);
+    }
+  });
+
+  it("reads nothing for a file the tree does not hold", async () => {
+    expect(await storage().read("document/no-such-document/_.xml")).toBeNull();
+    expect(await storage().read("index.jsonx")).toBeNull();
+  });
+
+  it("reads nothing for a path that could leave the tree, however it is spelled", async () => {
+    for (const path of ["../dist/index.json", "/etc/passwd", "document/../index.json", "./index.json", "", "document//x", `${dist}/index.json`]) {
+      expect(await storage().read(path), JSON.stringify(path)).toBeNull();
+    }
+  });
+
+  it("gives a precompressed sibling only when it is there and not older than its file", async () => {
+    const s = storage();
+    if (!hasPrecompressed(s)) return void expect(name).toBe("fetch");
+    const fresh = await s.readEncoded("index.json", "gzip");
+    expect(fresh && Buffer.from(fresh.body).equals(readFileSync(join(dist, "index.json.gz")))).toBe(true);
+    expect(await s.readEncoded("docs.json", "gzip")).toBeNull();
+    expect(await s.readEncoded("index.json", "br")).toBeNull();
+    expect(await s.readEncoded("../index.json", "gzip")).toBeNull();
+  });
+});
