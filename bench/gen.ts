@@ -258,7 +258,9 @@ function documentText(seed: number, plan: DocPlan, title: string, author: string
     }
     parts.push(`<div type="textpart" subtype="${name}" n="${n}">`);
     if (level === 0) parts.push(`<head>${name === "book" ? "Liber" : name === "part" ? "Pars" : "Caput"} ${n}</head>`);
-    unit.forEach((child, i) => emit(child, level + 1, refValue(level + 1, i)));
+    unit.forEach((child, i) => {
+      emit(child, level + 1, refValue(level + 1, i));
+    });
     parts.push(`</div>`);
   };
   // Mostly numbers; a preface `pr` at the top, and now and then a split number (`12a`), as in
@@ -267,7 +269,9 @@ function documentText(seed: number, plan: DocPlan, title: string, author: string
     if (level === 0 && i === 0 && depth > 1 && kind === "prose" && rng() < 0.15) return "pr";
     return rng() < 0.01 ? `${i + 1}a` : String(i + 1);
   }
-  tree.forEach((unit, i) => emit(unit, 0, refValue(0, i)));
+  tree.forEach((unit, i) => {
+    emit(unit, 0, refValue(0, i));
+  });
 
   const language = plan.lang === "lat" ? "Latin" : "English";
   const divType = plan.lang === "lat" ? "edition" : "translation";
@@ -341,7 +345,7 @@ function allocate(rng: Rng, docs: number, passages: number): number[] {
   const target = Math.min((PARETO_CAP / PARETO_MEAN) * (passages / docs), 0.6 * passages);
   const largest = Math.max(1, Math.min(passages - (docs - 1), Math.round(target)));
   if (docs === 1) return [passages];
-  const weights = Array.from({ length: docs - 1 }, () => Math.min(0.6 * PARETO_CAP, Math.pow(1 - rng(), -1 / PARETO_ALPHA)));
+  const weights = Array.from({ length: docs - 1 }, () => Math.min(0.6 * PARETO_CAP, (1 - rng()) ** (-1 / PARETO_ALPHA)));
   const total = weights.reduce((a, b) => a + b, 0);
   const extra = passages - largest - (docs - 1);
   const exact = weights.map((w) => (extra * w) / total);

@@ -3,7 +3,7 @@
 
 import { OPEN_RANGE } from "./render/service.js";
 import { DtsError } from "./error.js";
-import { type Site } from "./site.js";
+import type { Site } from "./site.js";
 
 export type DtsRequest =
   | { kind: "entry" }

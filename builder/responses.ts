@@ -6,7 +6,7 @@ import type { Library, UnreadableSource } from "./catalog.js";
 import { renderCollection } from "./render/collection.js";
 import { renderDocument, withoutText } from "./render/document.js";
 import { renderNavigation } from "./render/navigation.js";
-import { type DtsResponse, jsonError } from "./render/response.js";
+import type { DtsResponse, } from "./render/response.js";
 import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "./render/service.js";
 import type { DtsRequest } from "./request.js";
 import type { Site } from "./site.js";

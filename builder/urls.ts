@@ -2,7 +2,7 @@
 // service emits is built here, so query values are encoded one way everywhere.
 
 import type { DtsRequest } from "./request.js";
-import { type Site } from "./site.js";
+import type { Site } from "./site.js";
 import { HYDRA_API_DOC } from "./wire.js";
 
 /** Encodes a query value; `:` `/` `@` stay readable (they are legal in a query). */

@@ -9,7 +9,7 @@ import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
 import { CORS_HEADERS } from "../builder/wire.js";
 import { docsUrl } from "../builder/urls.js";
-import { TreeReader, readerApp } from "./reader.js";
+import { type TreeReader, readerApp } from "./reader.js";
 import { apiApp, toResponse } from "./to-response.js";
 import type { DocumentLocks } from "../builder/build/locks.js";
 import { renderWritesPage, writesPagePath, type WritesPageOptions } from "./write/docs-page.js";
@@ -44,7 +44,7 @@ export function createApp(options: AppOptions): Hono {
   if (writes.enabled) {
     app.on(["GET", "HEAD"], docsUrl(site), (c) => toResponse(renderDocs(site, writes.methods), { requestHeaders: c.req.raw.headers }));
   }
-  app.on(["GET", "HEAD"], writesPagePath(site), (c) => {
+  app.on(["GET", "HEAD"], writesPagePath(site), (_c) => {
     const html = renderWritesPage(site, options.page);
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", ...CORS_HEADERS } });
   });

@@ -8,7 +8,7 @@ import type { Duplex } from "node:stream";
 import { reason } from "../builder/error.js";
 import { type DtsResponse, endpointError } from "../builder/render/response.js";
 import { endpointOf } from "../builder/request.js";
-import { type Site } from "../builder/site.js";
+import type { Site } from "../builder/site.js";
 import { CORS_HEADERS } from "../builder/wire.js";
 
 /** The API's answer to a request the HTTP parser refused, or null when none is owed (a reset). */

@@ -22,7 +22,7 @@ export async function contentTag(body: string | Uint8Array): Promise<string> {
 
 /** The host's own tag when it is strong, else one derived from the bytes. */
 export async function strongTag(given: string | undefined, body: string | Uint8Array): Promise<string> {
-  return given && given.startsWith('"') ? given : contentTag(body);
+  return given?.startsWith('"') ? given : contentTag(body);
 }
 
 /** The tags of an If-Match or If-None-Match header: "*", or the list (weak ones kept as sent). */

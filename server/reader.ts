@@ -12,7 +12,7 @@ import { type DtsResponse, endpointError, jsonError, renderError } from "../buil
 import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
 import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath, splitTreePath } from "../builder/tree/layout.js";
-import { type Site } from "../builder/site.js";
+import type { Site } from "../builder/site.js";
 import { CORS_HEADERS } from "../builder/wire.js";
 import { DYNAMIC_CACHE_CONTROL, apiApp, toResponse } from "./to-response.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
@@ -241,7 +241,7 @@ export class TreeReader {
         const library = await this.loadLibrary();
         const node = library.nodes.get(req.id);
         const isDoc = req.kind === "document";
-        if (!node || node.kind !== "resource") {
+        if (node?.kind !== "resource") {
           return isDoc
             ? unknownDocument(site, req.id)
             : jsonError(site, 404, `There is no document with the id "${req.id}".`);

@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { BuildReport } from "../builder/build/build.js";
-import { type Site } from "../builder/site.js";
+import type { Site } from "../builder/site.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { Workspace } from "../builder/build/workspace.js";
 import { createApp } from "./app.js";

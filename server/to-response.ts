@@ -28,7 +28,7 @@ export function toResponse(response: DtsResponse, o: ResponseOptions): Response 
   if (o.etag) headers.set("ETag", o.etag);
   for (const [name, value] of Object.entries(o.headers ?? {})) headers.set(name, value);
   const match = o.etag ? o.requestHeaders.get("If-None-Match") : null;
-  if (match && match.split(",").some((t) => t.trim() === o.etag || t.trim() === "*")) {
+  if (match?.split(",").some((t) => t.trim() === o.etag || t.trim() === "*")) {
     // No body: nothing describes one.
     headers.delete("Content-Type");
     headers.delete("Content-Encoding");

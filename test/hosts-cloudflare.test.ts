@@ -82,7 +82,7 @@ describe("the Cloudflare Worker in workerd", () => {
     // The Worker has no write API: writes are refused as not allowed, in the API's error format.
     const put = await rawRequest(workerUrl, "/api/dts/document?id=x", { method: "PUT" });
     expect(put.status).toBe(405);
-    expect(put.headers["allow"]).toBe("GET, HEAD, OPTIONS");
+    expect(put.headers.allow).toBe("GET, HEAD, OPTIONS");
     expect(put.body.toString("utf8")).toMatch(/statusCode="405"/);
   });
 

@@ -75,6 +75,7 @@ const q = (params: Record<string, string | number>): string =>
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
     .join("&");
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers, checked field by field below
 async function getJson(tree: ServedTree, endpoint: string, params: Record<string, string | number>): Promise<any> {
   const res = await tree.fetch(`${API}/${endpoint}?${q(params)}`);
   const body = await res.text();
@@ -82,6 +83,7 @@ async function getJson(tree: ServedTree, endpoint: string, params: Record<string
   return JSON.parse(body);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as getJson
 const collection = (tree: ServedTree, id: string): Promise<any> => getJson(tree, "collection", { id });
 
 async function navRefs(tree: ServedTree, id: string, params: Record<string, string | number> = {}): Promise<string[]> {

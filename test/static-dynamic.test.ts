@@ -5,7 +5,7 @@
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CitedText } from "../builder/citation/cited-text.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import { CATALOG_FILE, INDEX_FILE, SITE_FILE, documentFolder } from "../builder/tree/layout.js";

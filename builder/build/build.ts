@@ -4,7 +4,7 @@
 // the documents whose source changed, each file atomically. Either way a server reading
 // `out` never sees a half-built response.
 
-import { readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "../catalog.js";
 import { type DocumentResult, OUTPUT_VERSION, documentTask } from "./document-output.js";

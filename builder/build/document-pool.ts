@@ -48,7 +48,10 @@ export async function writeDocuments(site: Site, root: string, tasks: DocumentTa
         (worker) =>
           new Promise<void>((resolve, reject) => {
             const feed = (): void => {
-              if (next >= order.length) return resolve();
+              if (next >= order.length) {
+                resolve();
+                return;
+              }
               const seq = order[next++];
               worker.postMessage({ ...tasks[seq], seq });
             };

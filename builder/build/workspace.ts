@@ -1,7 +1,6 @@
 // A corpus and its built tree, kept in memory by a long-running process (the write API,
 // `dts watch`), so that after a change only what it touches is rebuilt.
 
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { type BuildReport, build } from "./build.js";
 import { type Library, type ResourceNode, fillFromHeader } from "../catalog.js";
@@ -10,7 +9,7 @@ import type { HostOptions } from "../hosts/host-files.js";
 import { loadCatalog } from "../metadata/load.js";
 import type { DocumentMethod } from "../render/service.js";
 import { CATALOG_FILE } from "../tree/layout.js";
-import { collectionResponses, serviceResponses } from "../responses.js";
+import { collectionResponses, } from "../responses.js";
 import type { Site } from "../site.js";
 import { libraryToJson } from "../tree/stored-data.js";
 import { TreeWriter, bumpGeneration } from "../tree/tree-writer.js";

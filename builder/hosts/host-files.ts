@@ -6,7 +6,7 @@ import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } 
 import { join } from "node:path";
 import { SIBLING_SUFFIX, splitTreePath } from "../tree/layout.js";
 import type { Warning } from "../catalog.js";
-import { type Site } from "../site.js";
+import type { Site } from "../site.js";
 import { DEFAULT_MAX_BODY } from "../wire.js";
 import { ApacheRules, HTACCESS } from "./apache.js";
 import { CloudflareRules } from "./cloudflare.js";
@@ -45,7 +45,7 @@ export function parseHosts(values: string[]): HostName[] {
   for (const value of values.flatMap((v) => v.split(","))) {
     const name = value.trim().toLowerCase();
     if (name === "none") continue;
-    if (name === "all") HOSTS.forEach((h) => out.add(h));
+    if (name === "all") for (const h of HOSTS) out.add(h);
     else if ((HOSTS as readonly string[]).includes(name)) out.add(name as HostName);
     else throw new Error(`unknown host "${value}": use ${HOSTS.join(", ")}, all or none`);
   }

@@ -95,10 +95,16 @@ export class NginxRules implements HostRules {
   add(stored: StoredEntry): void {
     const { status, link } = stored.entry;
     // Statuses nginx can send with a file body: 200, and errors through error_page.
-    if (!typedByExtension(stored) || !(status === 200 || (status >= 400 && status <= 599))) return this.skip();
+    if (!typedByExtension(stored) || !(status === 200 || (status >= 400 && status <= 599))) {
+      this.skip();
+      return;
+    }
     const linkValue = nginxString(link);
     const file = nginxString(stored.path);
-    if (linkValue === null || file === null) return this.skip();
+    if (linkValue === null || file === null) {
+      this.skip();
+      return;
+    }
     let listed = 0;
     for (const target of requestTargets(this.ctx.site, stored.request)) {
       const key = nginxString(target);
@@ -111,7 +117,10 @@ export class NginxRules implements HostRules {
       this.keyBytes += bytes;
       listed++;
     }
-    if (!listed) return this.skip();
+    if (!listed) {
+      this.skip();
+      return;
+    }
     this.keys += listed;
     this.served++;
     if (link !== this.defaultLink) this.links.write(`${file} ${linkValue};\n`);

@@ -45,7 +45,7 @@ export async function precompressTree(root: string, threshold = COMPRESS_THRESHO
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const path = join(root, jobs[next++]);
-      let info;
+      let info: ReturnType<typeof statSync>;
       try {
         info = statSync(path);
       } catch {

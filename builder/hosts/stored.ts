@@ -4,7 +4,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DtsRequest } from "../request.js";
+import type { DtsRequest } from "../request.js";
 import { CATALOG_FILE, INDEX_FILE, MANIFEST, documentFolder, requestToPath, splitTreePath } from "../tree/layout.js";
 import { indexFromJson, libraryFromJson } from "../tree/stored-data.js";
 import type { Manifest, ManifestEntry } from "../tree/tree-writer.js";

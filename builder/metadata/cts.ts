@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
 import { addNode, compareIds, link, type LoadContext, parseListedFile } from "./context.js";
-import { addDc, cleanText, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
+import { addDc, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
 import { lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
 

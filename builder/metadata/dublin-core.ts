@@ -56,7 +56,7 @@ export function normaliseLang(code: string): string {
 /** A DcValue from an element's text: tagged with its language when it has an xml:lang. */
 export function dcValueOf(text: string, lang: string | undefined): DcValue {
   const value = cleanText(text);
-  return lang && lang.trim() ? { lang: normaliseLang(lang), value } : value;
+  return lang?.trim() ? { lang: normaliseLang(lang), value } : value;
 }
 
 function sameValue(a: DcValue, b: DcValue): boolean {

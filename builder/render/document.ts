@@ -3,7 +3,7 @@
 import type { UnreadableSource } from "../catalog.js";
 import type { CitedText } from "../citation/cited-text.js";
 import type { DocIndex } from "../citation/indexer.js";
-import { type Site } from "../site.js";
+import type { Site } from "../site.js";
 import { DTS_NS, TEI_NS, TEI_TYPE } from "../wire.js";
 import { type LinkRel, collectionUrl, documentUrl, linkHeader, navigationUrl } from "../urls.js";
 import { DtsError } from "../error.js";
@@ -141,7 +141,7 @@ export function fragment(index: DocIndex, source: Uint8Array, firstElement: numb
 
 function endOf(index: DocIndex, element: number): number {
   const el = index.elements[element];
-  return el.closeEnd > el.startEnd ? el.closeEnd : el.startEnd;
+  return Math.max(el.closeEnd , el.startEnd);
 }
 
 /** Namespace declarations in force at an element, other than TEI as the default namespace. */

@@ -2,7 +2,7 @@
 // server send it. Error bodies are built here: XML for the Document endpoint, Hydra Status
 // JSON for the others.
 
-import { type Site } from "../site.js";
+import type { Site } from "../site.js";
 import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_TYPE } from "../wire.js";
 import { type DtsError, reason } from "../error.js";
 import type { Endpoint } from "../request.js";

@@ -1,7 +1,7 @@
 // The service's own documents: the entry point, the Hydra API documentation, and a valid
 // JSON-LD context with every term the responses use.
 
-import { type Site } from "../site.js";
+import type { Site } from "../site.js";
 import { DTS_NS, HYDRA_CONTEXT, TEI_NS, TEI_TYPE, JSONLD_TYPE } from "../wire.js";
 import { collectionRoute, docsUrl, documentRoute, entryUrl, navigationRoute } from "../urls.js";
 import { type DtsResponse, jsonResponse } from "./response.js";

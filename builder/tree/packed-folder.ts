@@ -140,12 +140,18 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
+/** Own keys only (`__proto__`, `constructor` name no response); Object.hasOwn is missing from njs 0.7. */
+function hasOwn(entries: PackedEntries, name: string): boolean {
+  // biome-ignore lint/suspicious/noPrototypeBuiltins: njs 0.7, one of this module's readers, has no Object.hasOwn
+  return Object.prototype.hasOwnProperty.call(entries, name);
+}
+
 /** Where a name's entry is: in the manifest itself, in a block file to read, or nowhere. */
 export type Location = { entry: PackedEntry } | { block: string } | null;
 
 export function locate(manifest: FolderManifest, name: string): Location {
   if (manifest.entries) {
-    const entry = Object.prototype.hasOwnProperty.call(manifest.entries, name) ? manifest.entries[name] : undefined;
+    const entry = hasOwn(manifest.entries, name) ? manifest.entries[name] : undefined;
     return entry ? { entry } : null;
   }
   const blocks = manifest.blocks ?? [];
@@ -167,7 +173,7 @@ export function locate(manifest: FolderManifest, name: string): Location {
 
 /** The entry of `name` in a block `locate` pointed to. */
 export function entryIn(block: PackedEntries, name: string): PackedEntry | null {
-  return Object.prototype.hasOwnProperty.call(block, name) ? block[name] : null;
+  return hasOwn(block, name) ? block[name] : null;
 }
 
 /** Every file a manifest names (packs and blocks): what a rewrite of the folder replaces. */

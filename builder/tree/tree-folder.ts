@@ -4,7 +4,7 @@
 // inside the corpus. Anything else is refused with what is there and how to proceed: one
 // mistyped `--out` must never cost an edition its files.
 
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { readJsonOr } from "../read-files.js";

@@ -1,7 +1,7 @@
 // Writes responses into the static tree, each at the path the one request-to-path function
 // gives, and a manifest of statuses and headers per folder.
 
-import { mkdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { DtsResponse } from "../render/response.js";
@@ -81,12 +81,16 @@ export function packFiles(files: [string, string | Uint8Array][]): PackedFiles {
   let size = 0;
   for (const p of parts) ends.push((size += p.length));
   const data = new Uint8Array(size);
-  parts.forEach((p, i) => data.set(p, i === 0 ? 0 : ends[i - 1]));
+  parts.forEach((p, i) => {
+    data.set(p, i === 0 ? 0 : ends[i - 1]);
+  });
   return { paths: files.map(([p]) => p), ends, data };
 }
 
 export function writePacked(root: string, packed: PackedFiles, sink: FileSink): void {
-  packed.paths.forEach((path, i) => sink.write(root, path, packed.data.subarray(i === 0 ? 0 : packed.ends[i - 1], packed.ends[i]), false));
+  packed.paths.forEach((path, i) => {
+    sink.write(root, path, packed.data.subarray(i === 0 ? 0 : packed.ends[i - 1], packed.ends[i]), false);
+  });
 }
 
 export interface TreeWriterOptions {

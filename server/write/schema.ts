@@ -162,7 +162,7 @@ export function allowedSchema(href: string, file: string, folders: string[]): Sc
   const folder = folders.map((f) => resolve(f)).find((f) => path === f || path.startsWith(f + sep));
   if (!folder) return { refused: "it is outside the corpus and the folders allowed for schemas (dts serve --schema-dir)", name: href };
   const name = relative(folder, path).split(sep).join("/");
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(path);
   } catch {

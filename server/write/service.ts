@@ -15,7 +15,7 @@ import { teiHeaderFromText } from "../../builder/metadata/tei-header.js";
 import { renderDocument, unreadableText } from "../../builder/render/document.js";
 import { type DtsResponse, renderError, xmlError } from "../../builder/render/response.js";
 import type { DocumentMethod } from "../../builder/render/service.js";
-import { type Site } from "../../builder/site.js";
+import type { Site } from "../../builder/site.js";
 import { DEFAULT_MAX_BODY, TEI_TYPE } from "../../builder/wire.js";
 import { collectionUrl, documentUrl, linkHeader, navigationUrl } from "../../builder/urls.js";
 import { type Workspace, staleAfter } from "../../builder/build/workspace.js";
@@ -27,7 +27,7 @@ import { CLIENT_ABORTED, parseFragmentBody, parseWholeBody, readBody } from "./b
 import { forgetStale } from "./forget.js";
 import type { DocumentLocks } from "../../builder/build/locks.js";
 import { checkIfMatch } from "./preconditions.js";
-import type { SchemaValidators } from "./schema.js";
+import type { SchemaProblem, SchemaValidators } from "./schema.js";
 import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
 import { DtsError } from "../../builder/error.js";
 import { toResponse } from "../to-response.js";
@@ -342,7 +342,7 @@ export class WriteService {
       throw new DtsError(422, `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`);
     }
     const schema = choice.name;
-    let problems;
+    let problems: SchemaProblem[];
     try {
       problems = await schemas.validate(choice.file, source, resource.file);
     } catch (e) {
@@ -375,7 +375,7 @@ export class WriteService {
       locks.commit(resource.id, async () => {
         // The file may have been changed by someone else (an editor, git) since it was read.
         const now = await readFile(resource.file).catch(() => null);
-        const unchanged = expected === null ? now === null : now !== null && now.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length));
+        const unchanged = expected === null ? now === null : now?.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length));
         if (!unchanged) {
           throw new DtsError(409, `The file of "${resource.id}" changed on disk while this write was being prepared; nothing was written. Send the request again.`);
         }

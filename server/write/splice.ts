@@ -3,7 +3,7 @@
 // change). The new source is indexed again before anything is written, and the write is
 // refused unless the citation structure is exactly the old one with the intended change.
 
-import { CitedText } from "../../builder/citation/cited-text.js";
+import type { CitedText } from "../../builder/citation/cited-text.js";
 import { type DocIndex, type IndexProblem, type Unit, XmlSyntaxError, indexDocument } from "../../builder/citation/indexer.js";
 import { select } from "../../builder/render/selection.js";
 import { TEI_NS } from "../../builder/wire.js";
@@ -291,7 +291,7 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
   checkNested(fb, next.index, (e) => placed.get(e)!, options.docs);
 
   const inside = (u: Unit): boolean => u.start >= regionStart && u.start < regionEnd;
-  const added = next.index.units.map((u, i) => i).filter((i) => inside(next.index.units[i]));
+  const added = next.index.units.map((_u, i) => i).filter((i) => inside(next.index.units[i]));
   // A unit of the body that took the place of an existing reference (inserted before it).
   for (const i of added) {
     const u = next.index.units[i];
