@@ -275,8 +275,7 @@ function documentText(seed: number, plan: DocPlan, title: string, author: string
 
   const language = plan.lang === "lat" ? "Latin" : "English";
   const divType = plan.lang === "lat" ? "edition" : "translation";
-  const xml =
-    `<?xml version="1.0" encoding="UTF-8"?>
+  const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <TEI xmlns="http://www.tei-c.org/ns/1.0">
 <teiHeader xml:lang="eng">
 <fileDesc>
@@ -363,7 +362,8 @@ export function generateCorpus(options: GenOptions): GenReport {
   const { docs, passages } = options;
   const seed = (options.seed ?? 1) >>> 0;
   if (!Number.isInteger(docs) || docs < 1) throw new Error(`--docs must be a positive whole number, not ${docs}`);
-  if (!Number.isInteger(passages) || passages < docs) throw new Error(`--passages must be a whole number of at least --docs (${docs}), not ${passages}`);
+  if (!Number.isInteger(passages) || passages < docs)
+    throw new Error(`--passages must be a whole number of at least --docs (${docs}), not ${passages}`);
   const out = resolve(options.out);
   prepareOut(out);
 

@@ -27,8 +27,8 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statfsSync,
   symlinkSync,
@@ -40,7 +40,7 @@ import { cpus, freemem, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { generateCorpus, type GenReport } from "./gen.js";
+import { type GenReport, generateCorpus } from "./gen.js";
 import { listTree, type TreeListing } from "./write-baseline.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -92,7 +92,9 @@ function parseOptions(argv: string[]): Options {
     else if (a === "--keep") o.keep = true;
     else if (a === "--results") o.results = resolve(value());
     else if (a === "--help" || a === "-h") {
-      console.log("usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental] [--duration s] [--connections n] [--keep] [--results file]");
+      console.log(
+        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental] [--duration s] [--connections n] [--keep] [--results file]",
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
@@ -325,7 +327,11 @@ async function waitForCleanupMark(): Promise<void> {
     if (alive()) log(`waiting for the previous run's clean-up (pid ${pid}) to finish (at most 20 minutes)`);
     for (let i = 0; i < 1200 && alive(); i++) await new Promise((r) => setTimeout(r, 1000));
     if (alive()) {
-      row("0 warning", "previous run's clean-up", `still removing files after 20 minutes (pid ${pid}): every figure below is disturbed by it`);
+      row(
+        "0 warning",
+        "previous run's clean-up",
+        `still removing files after 20 minutes (pid ${pid}): every figure below is disturbed by it`,
+      );
       return;
     }
     text = readFileSync(CLEANUP_MARK, "utf8").trim();
@@ -339,7 +345,10 @@ async function waitForCleanupMark(): Promise<void> {
 }
 
 function removeInBackground(dir: string): number | undefined {
-  const child = spawn("sh", ["-c", 'rm -rf "$1"; echo "done $(date +%s)" > "$2"', "sh", dir, CLEANUP_MARK], { detached: true, stdio: "ignore" });
+  const child = spawn("sh", ["-c", 'rm -rf "$1"; echo "done $(date +%s)" > "$2"', "sh", dir, CLEANUP_MARK], {
+    detached: true,
+    stdio: "ignore",
+  });
   child.unref();
   if (child.pid) writeFileSync(CLEANUP_MARK, `running ${child.pid}\n`);
   return child.pid;
@@ -384,7 +393,12 @@ interface LatinState {
   full: BuildRun;
 }
 
-async function buildPart(label: string, corpus: string, tree: string, options: { targets: boolean; extra: string[] }): Promise<BuildRun | null> {
+async function buildPart(
+  label: string,
+  corpus: string,
+  tree: string,
+  options: { targets: boolean; extra: string[] },
+): Promise<BuildRun | null> {
   log(`${label}: full build`);
   const full = await dtsBuild(corpus, tree, 600, options.extra);
   data[`build ${label}`] = { usage: full.run.usage, report: full.report && { ...full.report, warnings: full.report.warnings.length } };
@@ -394,9 +408,17 @@ async function buildPart(label: string, corpus: string, tree: string, options: {
   }
   const u = full.run.usage;
   const r = full.report;
-  row("1 build", `${label}: output`, `${num(r.documents)} documents (${r.withoutText} without text), ${num(r.passages)} passages, ${num(r.warnings.length)} warnings; ${num(r.files)} files, ${mb(r.bytes)}`);
+  row(
+    "1 build",
+    `${label}: output`,
+    `${num(r.documents)} documents (${r.withoutText} without text), ${num(r.passages)} passages, ${num(r.warnings.length)} warnings; ${num(r.files)} files, ${mb(r.bytes)}`,
+  );
   row("1 build", `${label}: full build wall`, secs(u.wall), options.targets ? "< 60 s" : "", options.targets ? u.wall < 60 : null);
-  row("1 build", `${label}: CPU (user + sys)`, `${secs(u.cpu)} (${u.user.toFixed(1)} + ${u.sys.toFixed(1)}), ${(u.cpu / u.wall).toFixed(2)} cores`);
+  row(
+    "1 build",
+    `${label}: CPU (user + sys)`,
+    `${secs(u.cpu)} (${u.user.toFixed(1)} + ${u.sys.toFixed(1)}), ${(u.cpu / u.wall).toFixed(2)} cores`,
+  );
   row("1 build", `${label}: peak RSS`, mb(u.maxRss), options.targets ? "< 500 MB" : "", options.targets ? u.maxRss < 500 * MB : null);
   return full;
 }
@@ -410,7 +432,11 @@ async function baselinePart(label: string, tree: string, full: BuildRun, targets
   }
   data[`baseline ${label}`] = { usage: base.run.usage, loopSeconds: base.loopSeconds, listing: base.listing };
   const r = full.run.usage.wall / base.run.usage.wall;
-  row("1 build", `${label}: write-only baseline`, `${secs(base.run.usage.wall)} wall, ${secs(base.run.usage.cpu)} CPU (${num(base.listing.files)} files, ${mb(base.listing.bytes)}, ${num(base.listing.dirs)} folders)`);
+  row(
+    "1 build",
+    `${label}: write-only baseline`,
+    `${secs(base.run.usage.wall)} wall, ${secs(base.run.usage.cpu)} CPU (${num(base.listing.files)} files, ${mb(base.listing.bytes)}, ${num(base.listing.dirs)} folders)`,
+  );
   row("1 build", `${label}: build / baseline (wall)`, ratio(r), targets ? "<= 2.0x" : "", targets ? r <= 2.0 : null);
 }
 
@@ -434,7 +460,9 @@ async function slice(): Promise<void> {
   const corpus = join(work, "slice");
   const files = mirror(LATIN, corpus, (name, depth) => depth !== 1 || SLICE_GROUPS.includes(name));
   const tree = join(work, "slice-tree");
-  const teiFiles = spawnSync("find", [join(corpus, "data"), "-name", "*.xml", "!", "-name", "__cts__.xml"], { encoding: "utf8" }).stdout.trim().split("\n").length;
+  const teiFiles = spawnSync("find", [join(corpus, "data"), "-name", "*.xml", "!", "-name", "__cts__.xml"], { encoding: "utf8" })
+    .stdout.trim()
+    .split("\n").length;
   log(`slice: ${SLICE_GROUPS.length} textgroups, ${teiFiles} TEI files (${files} files)`);
   const label = `slice (${teiFiles} TEI files)`;
   const full = await buildPart(label, corpus, tree, { targets: false, extra: [] });
@@ -470,7 +498,11 @@ async function scalePart(options: Options): Promise<void> {
     log(`${name}: generated ${mb(gen.teiBytes)} of TEI in ${secs(gen.seconds)}; building`);
     const tree = join(work, `synthetic-${scale}-tree`);
     const build = await dtsBuild(corpus, tree, Math.max(300, 600 * scale));
-    data[`build ${name}`] = { gen, usage: build.run.usage, report: build.report && { ...build.report, warnings: build.report.warnings.length } };
+    data[`build ${name}`] = {
+      gen,
+      usage: build.run.usage,
+      report: build.report && { ...build.report, warnings: build.report.warnings.length },
+    };
     const what = `${name}: ${num(docs)} docs, ${num(passages)} passages, ${mb(gen.teiBytes)} TEI, largest ${num(gen.largest.passages)} passages / ${mb(gen.largest.bytes)}`;
     if (!build.report) {
       row("2 scale", what, `build failed (${build.error})`);
@@ -478,9 +510,19 @@ async function scalePart(options: Options): Promise<void> {
     }
     const u = build.run.usage;
     if (build.report.passages !== passages || build.report.documents !== docs || build.report.warnings.length) {
-      row("2 scale", `${name}: corpus check`, `built ${build.report.documents} documents, ${build.report.passages} passages, ${build.report.warnings.length} warnings`, `${docs}, ${passages}, 0`, false);
+      row(
+        "2 scale",
+        `${name}: corpus check`,
+        `built ${build.report.documents} documents, ${build.report.passages} passages, ${build.report.warnings.length} warnings`,
+        `${docs}, ${passages}, 0`,
+        false,
+      );
     }
-    row("2 scale", what, `${usageText(u)}; ${num(passages / u.wall)} passages/s; ${num(build.report.files)} files, ${mb(build.report.bytes)}`);
+    row(
+      "2 scale",
+      what,
+      `${usageText(u)}; ${num(passages / u.wall)} passages/s; ${num(build.report.files)} files, ${mb(build.report.bytes)}`,
+    );
     done.push({ scale, gen, build });
   }
   for (let i = 1; i < done.length; i++) {
@@ -498,7 +540,8 @@ async function scalePart(options: Options): Promise<void> {
       m <= 1.5,
     );
   }
-  if (options.scale < 10) skip("2 scale", "synthetic 10x and 100x", "opt-in: npm run bench -- --scale 10 (or 100); about 10 and 100 minutes");
+  if (options.scale < 10)
+    skip("2 scale", "synthetic 10x and 100x", "opt-in: npm run bench -- --scale 10 (or 100); about 10 and 100 minutes");
 }
 
 function diskFree(path: string): number {
@@ -621,7 +664,11 @@ async function pickSamples(origin: string, site: Site, preferred: string[]): Pro
         ["document", `whole document ${doc}`, `/document?id=${q(doc)}`],
         ["passage", `passage ${children[0].ref} (deepest level)`, `/document?id=${q(doc)}&ref=${q(children[0].ref)}`],
         ["container", `passage ${ref} (${children.length} units)`, `/document?id=${q(doc)}&ref=${q(ref)}`],
-        ["range", `range ${children[0].ref}-${children[children.length - 1].ref} (the same ${children.length} units)`, `/document?id=${q(doc)}&start=${q(children[0].ref)}&end=${q(children[children.length - 1].ref)}`],
+        [
+          "range",
+          `range ${children[0].ref}-${children[children.length - 1].ref} (the same ${children.length} units)`,
+          `/document?id=${q(doc)}&start=${q(children[0].ref)}&end=${q(children[children.length - 1].ref)}`,
+        ],
         ["collection", "root collection page", `/collection`],
       ];
       const samples: Sample[] = [];
@@ -734,7 +781,10 @@ http {
 `,
   );
   const started = performance.now();
-  const child = spawn("nginx", ["-p", dir + "/", "-c", conf, "-e", join(dir, "error.log")], { detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn("nginx", ["-p", dir + "/", "-c", conf, "-e", join(dir, "error.log")], {
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   children.add(child);
   let stderr = "";
   child.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));
@@ -781,7 +831,8 @@ async function servePart(
         for (const s of samples) {
           const a = await get(dts.url + s.path);
           const b = await get(nginx.url + s.path);
-          if (b.status !== a.status || !a.body.equals(b.body)) throw new Error(`nginx answered ${s.path} with ${b.status} and other bytes than dts serve`);
+          if (b.status !== a.status || !a.body.equals(b.body))
+            throw new Error(`nginx answered ${s.path} with ${b.status} and other bytes than dts serve`);
         }
       } catch (e) {
         noNginx = e instanceof Error ? e.message : String(e);
@@ -789,9 +840,14 @@ async function servePart(
         nginx = null;
       }
     }
-    if (nginx) row("3 serve", "nginx", `generated rules (_hosts/nginx), 1 worker process, dts serve as upstream; ready in ${secs(nginx.startup)}`);
+    if (nginx)
+      row("3 serve", "nginx", `generated rules (_hosts/nginx), 1 worker process, dts serve as upstream; ready in ${secs(nginx.startup)}`);
     else skip("3 serve", "nginx", noNginx ?? "not started");
-    row("3 serve", "load", `autocannon, ${options.connections} connections, ${options.duration} s per run after 1 s warm-up, loopback, ${cpus().length} cores shared by client and servers`);
+    row(
+      "3 serve",
+      "load",
+      `autocannon, ${options.connections} connections, ${options.duration} s per run after 1 s warm-up, loopback, ${cpus().length} cores shared by client and servers`,
+    );
 
     const results: Record<string, { dts: Load; nginx?: Load }> = {};
     for (const s of samples) {
@@ -805,7 +861,13 @@ async function servePart(
         const r = d.rps / n.rps;
         const isTarget = s.kind === "passage";
         const via = s.stored ? "nginx" : "nginx -> dts serve";
-        row("3 serve", `${via}: ${label}`, `${loadText(n)}; dts/nginx ${ratio(r)}`, isTarget ? "dts >= 0.5x nginx req/s" : "", isTarget ? r >= 0.5 : null);
+        row(
+          "3 serve",
+          `${via}: ${label}`,
+          `${loadText(n)}; dts/nginx ${ratio(r)}`,
+          isTarget ? "dts >= 0.5x nginx req/s" : "",
+          isTarget ? r >= 0.5 : null,
+        );
       } else if (s.kind === "passage") {
         row("3 serve", "dts serve / nginx, static passage", "not measured (no nginx)", "dts >= 0.5x nginx req/s", null);
       }
@@ -846,18 +908,36 @@ async function servePart(
 async function rebuildPart(state: LatinState): Promise<void> {
   log("latinLit: second build, no change");
   const again = await dtsBuild(state.corpus, state.tree, 600);
-  data["rebuild latinLit no change"] = { usage: again.run.usage, report: again.report && { ...again.report, warnings: again.report.warnings.length } };
+  data["rebuild latinLit no change"] = {
+    usage: again.run.usage,
+    report: again.report && { ...again.report, warnings: again.report.warnings.length },
+  };
   const fullWall = state.full.run.usage.wall;
   if (!again.report) {
     row("4 incremental", "latinLit: second build, no change", `failed (${again.error})`, "< 5% of the full build", false);
     return;
   }
   const share = again.run.usage.wall / fullWall;
-  const note = again.report.incremental === undefined ? "" : again.report.incremental ? `, incremental, ${again.report.reused ?? "?"} documents reused` : ", not incremental";
-  row("4 incremental", "latinLit: second build, no change", `${secs(again.run.usage.wall)} = ${(share * 100).toFixed(1)}% of the full build (${mb(again.run.usage.maxRss)} RSS${note})`, "< 5% of the full build", share < 0.05);
+  const note =
+    again.report.incremental === undefined
+      ? ""
+      : again.report.incremental
+        ? `, incremental, ${again.report.reused ?? "?"} documents reused`
+        : ", not incremental";
+  row(
+    "4 incremental",
+    "latinLit: second build, no change",
+    `${secs(again.run.usage.wall)} = ${(share * 100).toFixed(1)}% of the full build (${mb(again.run.usage.maxRss)} RSS${note})`,
+    "< 5% of the full build",
+    share < 0.05,
+  );
 
   if (share > 0.5) {
-    skip("4 incremental", "latinLit: build after one document changed", "the build is not incremental (a no-change rebuild costs as much as a full build)");
+    skip(
+      "4 incremental",
+      "latinLit: build after one document changed",
+      "the build is not incremental (a no-change rebuild costs as much as a full build)",
+    );
     return;
   }
   // Change one line of one mid-size document (a copy replaces the link to ../shared).
@@ -871,7 +951,10 @@ async function rebuildPart(state: LatinState): Promise<void> {
   writeFileSync(file, text.replace("Cui dono lepidum novum libellum", "Cui dono lepidum novum libellum (bench)"));
   log("latinLit: build after one document changed");
   const one = await dtsBuild(state.corpus, state.tree, 600);
-  data["rebuild latinLit one change"] = { usage: one.run.usage, report: one.report && { ...one.report, warnings: one.report.warnings.length } };
+  data["rebuild latinLit one change"] = {
+    usage: one.run.usage,
+    report: one.report && { ...one.report, warnings: one.report.warnings.length },
+  };
   if (!one.report) {
     row("4 incremental", "latinLit: build after one document changed", `failed (${one.error})`);
     return;
@@ -931,14 +1014,20 @@ async function writePart(state: LatinState | null): Promise<void> {
       // The fragment as served, with a word added at the end of the cited element.
       const body = before.replace(/<\/([\w:.-]+)>(\s*<\/(?:dts:)?fragment>)/, ` ${marker}</$1>$2`).replace(/^<\?xml[^>]*\?>\s*/, "");
       const started = performance.now();
-      const put = await fetch(url, { method: "PUT", body, headers: { "Content-Type": "application/tei+xml", Authorization: `Bearer ${token}` } });
+      const put = await fetch(url, {
+        method: "PUT",
+        body,
+        headers: { "Content-Type": "application/tei+xml", Authorization: `Bearer ${token}` },
+      });
       const answered = performance.now() - started;
       if (put.status >= 300) {
         const reason = (await put.text()).replace(/\s+/g, " ").slice(0, 200);
         return skip(
           "4 incremental",
           "write-to-visible",
-          put.status === 405 || put.status === 404 || put.status === 501 ? `the write API does not exist yet (PUT answered ${put.status})` : `PUT answered ${put.status}: ${reason}`,
+          put.status === 405 || put.status === 404 || put.status === 501
+            ? `the write API does not exist yet (PUT answered ${put.status})`
+            : `PUT answered ${put.status}: ${reason}`,
         );
       }
       let visible = NaN;
@@ -955,7 +1044,11 @@ async function writePart(state: LatinState | null): Promise<void> {
     }
     const lost = times.filter((t) => Number.isNaN(t)).length;
     if (lost) {
-      row("4 incremental", `write-to-visible (PUT one line of ${doc}, then GET until it shows)`, `${lost} of 5 writes not visible after 30 s`);
+      row(
+        "4 incremental",
+        `write-to-visible (PUT one line of ${doc}, then GET until it shows)`,
+        `${lost} of 5 writes not visible after 30 s`,
+      );
       return;
     }
     const sorted = [...times].sort((a, b) => a - b);
@@ -978,7 +1071,11 @@ function printTable(): string {
   const cells = (r: Row): string[] => [r.part, r.measure, r.value, r.target, r.pass === null ? "" : r.pass ? "pass" : "FAIL"];
   const all = [header, ...rows].map(cells);
   const widths = [0, 1, 2, 3, 4].map((c) => Math.min(c === 2 ? 110 : 70, Math.max(...all.map((r) => r[c].length))));
-  const line = (r: string[]): string => r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join("  ")
+      .trimEnd();
   const out = [line(all[0]), widths.map((w) => "-".repeat(w)).join("  ")];
   let part = "";
   for (const r of all.slice(1)) {
@@ -1047,7 +1144,9 @@ async function main(): Promise<void> {
 
   rows.sort((a, b) => a.part.localeCompare(b.part)); // stable: each part keeps its order
   const table = printTable();
-  console.log(`\ndts-static benchmark, ${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 1e9).toFixed(0)} GB, Node ${process.version}\n`);
+  console.log(
+    `\ndts-static benchmark, ${new Date().toISOString()}, ${cpus().length} x ${cpus()[0]?.model ?? "?"}, ${(totalmem() / 1e9).toFixed(0)} GB, Node ${process.version}\n`,
+  );
   console.log(table);
   const failed = rows.filter((r) => r.pass === false).length;
   const passed = rows.filter((r) => r.pass === true).length;
@@ -1060,7 +1159,14 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         date: new Date().toISOString(),
-        machine: { cpus: cpus().length, model: cpus()[0]?.model, memory: totalmem(), free: freemem(), os: release(), node: process.version },
+        machine: {
+          cpus: cpus().length,
+          model: cpus()[0]?.model,
+          memory: totalmem(),
+          free: freemem(),
+          os: release(),
+          node: process.version,
+        },
         options: { ...options, only: options.only && [...options.only] },
         measuredWith: HAS_TIME ? TIME : "bench/rusage.js",
         rows,

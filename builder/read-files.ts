@@ -1,7 +1,7 @@
 // Reading the tree's and the corpus's files where a missing or unreadable file is an answer,
 // not an error (a first build, a document without text, a tree of an older format).
 
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** A file's bytes, or null when it cannot be read (missing, a folder, no permission). */
 export function readBytesOr(file: string): Buffer | null {

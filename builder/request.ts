@@ -1,8 +1,8 @@
 // What a GET asks for, read once from the URL. The build enumerates these, the server
 // parses them, and `requestToPath` (tree/layout.ts) names their files.
 
-import { OPEN_RANGE } from "./render/service.js";
 import { DtsError } from "./error.js";
+import { OPEN_RANGE } from "./render/service.js";
 import type { Site } from "./site.js";
 
 export type DtsRequest =

@@ -1,12 +1,12 @@
 // Every response the tree stores, as (request, response) pairs. The build writes them; the
 // server computes any other request with the same renderers.
 
-import type { CitedText } from "./citation/cited-text.js";
 import type { Library, UnreadableSource } from "./catalog.js";
+import type { CitedText } from "./citation/cited-text.js";
 import { renderCollection } from "./render/collection.js";
 import { renderDocument, withoutText } from "./render/document.js";
 import { renderNavigation } from "./render/navigation.js";
-import type { DtsResponse, } from "./render/response.js";
+import type { DtsResponse } from "./render/response.js";
 import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "./render/service.js";
 import type { DtsRequest } from "./request.js";
 import type { Site } from "./site.js";

@@ -25,11 +25,26 @@ export const documentRoute = (site: Site): string => `${site.basePath}/document`
 export const navigationRoute = (site: Site): string => `${site.basePath}/navigation`;
 
 export function collectionUrl(site: Site, id?: string, nav?: "parents", page?: number): string {
-  return collectionRoute(site) + query([["id", id], ["nav", nav], ["page", page]]);
+  return (
+    collectionRoute(site) +
+    query([
+      ["id", id],
+      ["nav", nav],
+      ["page", page],
+    ])
+  );
 }
 
 export function documentUrl(site: Site, id: string, p: { ref?: string; start?: string; end?: string } = {}): string {
-  return documentRoute(site) + query([["id", id], ["ref", p.ref], ["start", p.start], ["end", p.end]]);
+  return (
+    documentRoute(site) +
+    query([
+      ["id", id],
+      ["ref", p.ref],
+      ["start", p.start],
+      ["end", p.end],
+    ])
+  );
 }
 
 export function navigationUrl(
@@ -76,7 +91,16 @@ export function requestUrl(site: Site, req: DtsRequest): string {
     case "collection":
       return collectionUrl(site, req.id, req.nav === "parents" ? "parents" : undefined, req.page);
     case "document":
-      return documentRoute(site) + query([["id", req.id], ["ref", req.ref], ["start", req.start], ["end", req.end], ["format", req.format]]);
+      return (
+        documentRoute(site) +
+        query([
+          ["id", req.id],
+          ["ref", req.ref],
+          ["start", req.start],
+          ["end", req.end],
+          ["format", req.format],
+        ])
+      );
     case "navigation":
       return navigationUrl(site, req.id, req);
   }

@@ -2,8 +2,7 @@
 // headers every response carries, whichever reader or host sends it.
 
 /** The context address of the 1-draft2 drafts. The published file is not valid JSON. */
-export const PUBLISHED_CONTEXT =
-  "https://distributed-text-services.github.io/specifications/context/1.0.0draft-2.json";
+export const PUBLISHED_CONTEXT = "https://distributed-text-services.github.io/specifications/context/1.0.0draft-2.json";
 
 export const TEI_NS = "http://www.tei-c.org/ns/1.0";
 export const DTS_NS = "https://w3id.org/dts/api#";

@@ -1,20 +1,20 @@
 // The `dts` command line: build a tree from a corpus, serve a tree.
 
-import { Command, Option } from "commander";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Command, Option } from "commander";
 import { build } from "../builder/build/build.js";
 import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/host-files.js";
+import { makeSite, type Site } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
-import { type Site, makeSite } from "../builder/site.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
-import { printReport, warningLines, where } from "./report.js";
-import { byteSize, registerWatch } from "./watch.js";
 import { integer, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
+import { printReport, warningLines, where } from "./report.js";
+import { byteSize, registerWatch } from "./watch.js";
 
 /** Prints the error (a corpus error with its file as the user named the corpus) and exits 1. */
 function fail(command: string, error: unknown, corpus?: string): never {
@@ -38,16 +38,36 @@ program
 treeOptions(program.command("build").description("build every GET response of a corpus into a static tree"))
   .option("--json", "print the report as JSON")
   .option("--full", "rebuild every document, even those whose source did not change")
-  .option("--workers <n>", "threads rendering documents while the main thread writes (default: cores - 1; 0: all on one thread)", integer("--workers", 0, 64))
-  .option("--target <name>", `write the rules of a host beside the tree: ${HOSTS.join(", ")}, all, or none (repeatable; left out, those of the last build)`, (v: string, all: string[]) => [...all, v], [] as string[])
+  .option(
+    "--workers <n>",
+    "threads rendering documents while the main thread writes (default: cores - 1; 0: all on one thread)",
+    integer("--workers", 0, 64),
+  )
+  .option(
+    "--target <name>",
+    `write the rules of a host beside the tree: ${HOSTS.join(", ")}, all, or none (repeatable; left out, those of the last build)`,
+    (v: string, all: string[]) => [...all, v],
+    [] as string[],
+  )
   // The old spelling of --target, kept working; in dts serve --host is the listen address.
-  .addOption(new Option("--host <name>").hideHelp().argParser((v: string, all: string[]) => [...all, v]).default([] as string[]))
+  .addOption(
+    new Option("--host <name>")
+      .hideHelp()
+      .argParser((v: string, all: string[]) => [...all, v])
+      .default([] as string[]),
+  )
   .option("--compress", "write .gz and .br siblings of the larger responses (nginx gzip_static, dts serve)")
   .option("--upstream <url>", "the dts serve that nginx and Apache rules send dynamic requests to", DEFAULT_UPSTREAM)
-  .option("--max-body <size>", "that dts serve's --max-body: the largest write body the rules pass to it (bytes, or with k or M)", byteSize, DEFAULT_MAX_BODY)
+  .option(
+    "--max-body <size>",
+    "that dts serve's --max-body: the largest write body the rules pass to it (bytes, or with k or M)",
+    byteSize,
+    DEFAULT_MAX_BODY,
+  )
   .action(async (opts) => {
     try {
-      if (opts.host.length) console.error("dts build: --host is deprecated here, use --target (the same values); --host stays the listen address of dts serve");
+      if (opts.host.length)
+        console.error("dts build: --host is deprecated here, use --target (the same values); --host stays the listen address of dts serve");
       const targets: string[] = [...opts.target, ...opts.host];
       const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext });
       const bar = opts.json ? null : progressBar(process.stderr, "documents");
@@ -82,10 +102,20 @@ program
   .option("--max-body <size>", "largest write body accepted (bytes, or with k or M)", byteSize, DEFAULT_MAX_BODY)
   .option("--schema <file.rng>", "validate every written document against this RELAX NG schema")
   .option("--no-xml-model", "do not validate against a document's own local xml-model schema")
-  .option("--schema-dir <dir>", "a folder (besides the corpus) xml-model schemas may come from; repeatable", (v: string, all: string[]) => [...all, v], [] as string[])
+  .option(
+    "--schema-dir <dir>",
+    "a folder (besides the corpus) xml-model schemas may come from; repeatable",
+    (v: string, all: string[]) => [...all, v],
+    [] as string[],
+  )
   .option("--put-lowest-only", "accept PUT only on passages of the lowest citation level")
   .option("--watch", "with --corpus, also rebuild on changes made to the corpus by others")
-  .option("--cors-origin <origin>", "an origin whose pages may write cross-origin (repeatable, or a comma list); reads are open to all", (v: string, all: string[]) => [...all, v], [] as string[])
+  .option(
+    "--cors-origin <origin>",
+    "an origin whose pages may write cross-origin (repeatable, or a comma list); reads are open to all",
+    (v: string, all: string[]) => [...all, v],
+    [] as string[],
+  )
   .addHelpText(
     "after",
     "\nWrites (POST, PUT, DELETE of passages on the Document endpoint) are enabled with --corpus and a token\n" +
@@ -138,7 +168,9 @@ program
 /** One line per host written, and the precompression. */
 function printHosts(hosts: HostReport | undefined): void {
   for (const h of hosts?.hosts ?? []) {
-    console.log(`  host ${h.host.padEnd(10)} ${count(h.served, "stored response")}${h.rules ? `, ${count(h.rules, "rule")}` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`);
+    console.log(
+      `  host ${h.host.padEnd(10)} ${count(h.served, "stored response")}${h.rules ? `, ${count(h.rules, "rule")}` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`,
+    );
   }
   const c = hosts?.compressed;
   if (c) console.log(`  compressed ${count(c.files, "response")} (.gz, .br)`);

@@ -4,8 +4,8 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BuildReport } from "../builder/build/build.js";
 import type { Warning } from "../builder/catalog.js";
-import { type SourceLocation, formatLocation } from "../builder/error.js";
 import { count } from "../builder/count.js";
+import { formatLocation, type SourceLocation } from "../builder/error.js";
 
 /** Examples shown of each kind of warning. */
 const EXAMPLES = 3;
@@ -14,12 +14,21 @@ const EXAMPLES = 3;
 const KINDS: { kind: [string, string]; test: RegExp }[] = [
   { kind: ["file that is not well-formed XML", "files that are not well-formed XML"], test: /not well-formed/ },
   { kind: ["duplicate reference", "duplicate references"], test: /duplicate reference/ },
-  { kind: ["citation declaration that is broken or matches nothing", "citation declarations that are broken or match nothing"], test: /cRefPattern|citeStructure|matchPattern|no citable/ },
+  {
+    kind: ["citation declaration that is broken or matches nothing", "citation declarations that are broken or match nothing"],
+    test: /cRefPattern|citeStructure|matchPattern|no citable/,
+  },
   { kind: ["empty citation value", "empty citation values"], test: /empty or missing @|empty citation value/ },
-  { kind: ["metadata problem", "metadata problems"], test: /\.json|JSON|@urn|@path|identifier|duplicate id|not declared|file not found|not a (CTS|CapiTainS)|ignored|dropped/ },
+  {
+    kind: ["metadata problem", "metadata problems"],
+    test: /\.json|JSON|@urn|@path|identifier|duplicate id|not declared|file not found|not a (CTS|CapiTainS)|ignored|dropped/,
+  },
   { kind: ["host limit", "host limits"], test: /^(nginx|apache|netlify|cloudflare):/ },
   { kind: ["DOCTYPE with entities (handled)", "DOCTYPEs with entities (handled)"], test: /DOCTYPE/ },
-  { kind: ["file not listed in any metadata file (skipped)", "files not listed in any metadata file (skipped)"], test: /not listed in any/ },
+  {
+    kind: ["file not listed in any metadata file (skipped)", "files not listed in any metadata file (skipped)"],
+    test: /not listed in any/,
+  },
 ];
 const OTHER: [string, string] = ["other warning", "other warnings"];
 
@@ -43,7 +52,11 @@ export function where(w: SourceLocation, ...given: (string | undefined)[]): stri
 }
 
 function size(bytes: number): string {
-  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} kB`;
+  return bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(2)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${(bytes / 1e3).toFixed(1)} kB`;
 }
 
 /** Warnings grouped by kind with counts, a few examples of each, and how to see them all. */
@@ -57,7 +70,8 @@ export function warningLines(warnings: Warning[], given: (string | undefined)[],
     for (const w of list.slice(0, EXAMPLES)) lines.push(`${indent}  ${where(w, ...given)}: ${w.message}`);
     if (list.length > EXAMPLES) lines.push(`${indent}  ... and ${list.length - EXAMPLES} more`);
   }
-  if ([...groups.values()].some((list) => list.length > EXAMPLES)) lines.push(`${indent}--json lists all ${count(warnings.length, "warning")}`);
+  if ([...groups.values()].some((list) => list.length > EXAMPLES))
+    lines.push(`${indent}--json lists all ${count(warnings.length, "warning")}`);
   return lines;
 }
 

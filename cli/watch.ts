@@ -3,10 +3,10 @@
 // the write API, kept here so the serve command stays short.
 
 import { type Command, InvalidArgumentError } from "commander";
+import { CorpusWatcher, describeRebuild } from "../builder/build/watcher.js";
+import { Workspace } from "../builder/build/workspace.js";
 import { count } from "../builder/count.js";
 import { makeSite } from "../builder/site.js";
-import { Workspace } from "../builder/build/workspace.js";
-import { CorpusWatcher, describeRebuild } from "../builder/build/watcher.js";
 import { treeOptions } from "./options.js";
 
 /** `--max-body 4MiB`, `--max-body 500k`, `--max-body 1048576`. */
@@ -22,10 +22,15 @@ export function byteSize(value: string): number {
 
 export function registerWatch(program: Command, fail: (command: string, error: unknown, corpus?: string) => never): void {
   treeOptions(program.command("watch").description("build a corpus, then rebuild what changes whenever its files change (debounced)"))
-    .option("--debounce <ms>", "quiet time after the last change before rebuilding", (v: string) => {
-      if (!/^\d+$/.test(v)) throw new InvalidArgumentError("--debounce must be a whole number of milliseconds");
-      return Number(v);
-    }, 200)
+    .option(
+      "--debounce <ms>",
+      "quiet time after the last change before rebuilding",
+      (v: string) => {
+        if (!/^\d+$/.test(v)) throw new InvalidArgumentError("--debounce must be a whole number of milliseconds");
+        return Number(v);
+      },
+      200,
+    )
     .option("--polling", "poll the files instead of using file system events (network folders)")
     .action(async (opts) => {
       try {

@@ -3,16 +3,16 @@
 // per-document read locks that keep readers off a document while a write commits.
 
 import type { Hono } from "hono";
+import type { DocumentLocks } from "../builder/build/locks.js";
 import { DtsError } from "../builder/error.js";
 import { jsonError, renderError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
-import { CORS_HEADERS } from "../builder/wire.js";
 import { docsUrl } from "../builder/urls.js";
-import { type TreeReader, readerApp } from "./reader.js";
+import { CORS_HEADERS } from "../builder/wire.js";
+import { readerApp, type TreeReader } from "./reader.js";
 import { apiApp, toResponse } from "./to-response.js";
-import type { DocumentLocks } from "../builder/build/locks.js";
-import { renderWritesPage, writesPagePath, type WritesPageOptions } from "./write/docs-page.js";
+import { renderWritesPage, type WritesPageOptions, writesPagePath } from "./write/docs-page.js";
 import type { WriteService } from "./write/service.js";
 
 export interface AppOptions {
@@ -62,7 +62,8 @@ export function createApp(options: AppOptions): Hono {
   // else as a 500 in the same format (never a stack trace). Writes answer their own, to log them.
   app.onError((e, c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
-    if (!(e instanceof DtsError)) console.error(`dts serve: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
+    if (!(e instanceof DtsError))
+      console.error(`dts serve: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
     const error = e instanceof DtsError ? e : new DtsError(500, "The server failed to answer this request; its log says why.");
     return toResponse(renderError(site, endpoint, error), { requestHeaders: c.req.raw.headers, headers: error.headers });
   });

@@ -17,7 +17,12 @@ export function parserRefusal(site: Site, code: string | undefined, rawPacket: B
   const endpoint = target ? endpointOf(target, site) : null;
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return endpointError(site, endpoint, 431, "The request line and headers together are larger than this server reads (16 KiB). Send shorter headers (cookies, Accept-Encoding) or a shorter URL.");
+      return endpointError(
+        site,
+        endpoint,
+        431,
+        "The request line and headers together are larger than this server reads (16 KiB). Send shorter headers (cookies, Accept-Encoding) or a shorter URL.",
+      );
     case "ECONNRESET":
     case "ERR_HTTP_REQUEST_TIMEOUT":
     case undefined:

@@ -23,7 +23,10 @@ export function allowedMethods(endpoint: Endpoint | null, policy: MethodPolicy):
 
 /** `--cors-origin` values (repeated or comma-separated), each checked to be an origin. */
 export function parseOrigins(values: readonly string[]): string[] {
-  const origins = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const origins = values
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
   for (const o of origins) {
     if (o === "*") continue;
     let url: URL | null = null;
@@ -33,7 +36,9 @@ export function parseOrigins(values: readonly string[]): string[] {
       // reported below
     }
     if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o) {
-      throw new Error(`--cors-origin ${JSON.stringify(o)} is not an origin: give scheme, host and port only, as a browser sends it (https://editor.example.org, http://localhost:5173), or *`);
+      throw new Error(
+        `--cors-origin ${JSON.stringify(o)} is not an origin: give scheme, host and port only, as a browser sends it (https://editor.example.org, http://localhost:5173), or *`,
+      );
     }
   }
   return origins;

@@ -5,7 +5,7 @@
 import type { Hono } from "hono";
 import type { Site } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
-import { TreeReader, readerApp } from "./reader.js";
+import { readerApp, TreeReader } from "./reader.js";
 import type { TreeStorage } from "./storage.js";
 
 /** The read-only app over the tree in `storage`; `where` names the storage in the error when it holds no tree. */

@@ -25,7 +25,7 @@ export function acceptedEncodings(header: string | null): Encoding[] {
     const weight = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
     q.set(name.trim(), weight ? Number(weight[1]) : 1);
   }
-  const allowed = (e: string): boolean => (q.get(e) ?? (q.get("*") ?? 0)) > 0;
+  const allowed = (e: string): boolean => (q.get(e) ?? q.get("*") ?? 0) > 0;
   return (["br", "gzip"] as const).filter(allowed);
 }
 

@@ -9,20 +9,29 @@ import { renderCollection } from "../builder/render/collection.js";
 import { renderDocument, unknownDocument, withoutText } from "../builder/render/document.js";
 import { renderNavigation } from "../builder/render/navigation.js";
 import { type DtsResponse, endpointError, jsonError, renderError } from "../builder/render/response.js";
-import { renderContext, renderDocs, renderEntry, type DocumentMethod } from "../builder/render/service.js";
+import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "../builder/render/service.js";
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
-import { CATALOG_FILE, GENERATION_FILE, INDEX_FILE, MANIFEST, documentFolder, navigationFolder, requestToPath, splitTreePath } from "../builder/tree/layout.js";
 import type { Site } from "../builder/site.js";
-import { CORS_HEADERS } from "../builder/wire.js";
-import { DYNAMIC_CACHE_CONTROL, apiApp, toResponse } from "./to-response.js";
+import {
+  CATALOG_FILE,
+  documentFolder,
+  GENERATION_FILE,
+  INDEX_FILE,
+  MANIFEST,
+  navigationFolder,
+  requestToPath,
+  splitTreePath,
+} from "../builder/tree/layout.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import type { ManifestEntry } from "../builder/tree/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
-import { type MethodPolicy, READ_ONLY, allowedMethods, preflightHeaders } from "./cors.js";
+import { CORS_HEADERS } from "../builder/wire.js";
+import { allowedMethods, type MethodPolicy, preflightHeaders, READ_ONLY } from "./cors.js";
 import { contentTag, strongTag } from "./etag.js";
-import { type Encoding, SIBLING_SUFFIX, acceptedEncodings, hasPrecompressed, readPrecompressed } from "./precompressed.js";
-import type { TreeStorage } from "./storage.js";
 import { Lru } from "./lru.js";
+import { acceptedEncodings, type Encoding, hasPrecompressed, readPrecompressed, SIBLING_SUFFIX } from "./precompressed.js";
+import type { TreeStorage } from "./storage.js";
+import { apiApp, DYNAMIC_CACHE_CONTROL, toResponse } from "./to-response.js";
 
 export interface ReaderOptions {
   site: Site;
@@ -37,7 +46,6 @@ export interface ReaderOptions {
    */
   cacheControl?: string;
 }
-
 
 const GENERATION_CHECK_MS = 1000;
 
@@ -119,10 +127,7 @@ export class TreeReader {
     const site = this.options.site;
     const req = parseRequest(url, site);
     if (req === null) {
-      return this.send(
-        jsonError(site, 404, `No endpoint at ${url.pathname}. The API's entry point is ${entryUrl(site)}.`),
-        headers,
-      );
+      return this.send(jsonError(site, 404, `No endpoint at ${url.pathname}. The API's entry point is ${entryUrl(site)}.`), headers);
     }
     if (req.kind === "bad") return this.send(badRequest(site, req), headers);
     const path = requestToPath(req);
@@ -130,7 +135,10 @@ export class TreeReader {
       const stored = await this.fromTree(path, headers);
       if (stored) {
         // The representation depends on Accept-Encoding wherever siblings may exist.
-        const extra = { ...(stored.vary ? { Vary: "Accept-Encoding" } : {}), ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}) };
+        const extra = {
+          ...(stored.vary ? { Vary: "Accept-Encoding" } : {}),
+          ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}),
+        };
         return this.send(stored.response, headers, stored.etag, undefined, extra);
       }
     }
@@ -216,8 +224,7 @@ export class TreeReader {
     if (!t) {
       const folder = documentFolder(id);
       t = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), this.options.storage.read(`${folder}/_.xml`)]).then(
-        ([index, source]) =>
-          index && source ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), source.body) : null,
+        ([index, source]) => (index && source ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), source.body) : null),
       );
       this.texts.set(id, t);
     }
@@ -242,9 +249,7 @@ export class TreeReader {
         const node = library.nodes.get(req.id);
         const isDoc = req.kind === "document";
         if (node?.kind !== "resource") {
-          return isDoc
-            ? unknownDocument(site, req.id)
-            : jsonError(site, 404, `There is no document with the id "${req.id}".`);
+          return isDoc ? unknownDocument(site, req.id) : jsonError(site, 404, `There is no document with the id "${req.id}".`);
         }
         const summary = library.texts.get(req.id);
         const text = summary?.hasText ? await this.loadText(req.id) : null;
@@ -255,7 +260,13 @@ export class TreeReader {
   }
 
   /** A response of this tree: stored ones with the tree's cache policy. */
-  private send(response: DtsResponse, requestHeaders: Headers, etag?: string, cacheControl?: string, headers?: Record<string, string>): Response {
+  private send(
+    response: DtsResponse,
+    requestHeaders: Headers,
+    etag?: string,
+    cacheControl?: string,
+    headers?: Record<string, string>,
+  ): Response {
     return toResponse(response, { requestHeaders, etag, cacheControl: cacheControl ?? this.options.cacheControl, headers });
   }
 }
@@ -278,7 +289,8 @@ export function readerApp(reader: TreeReader, app: Hono = apiApp(), policy: Meth
   app.all("*", (c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     const allowed = allowedMethods(endpoint, policy).join(", ");
-    const description = `${c.req.method} is not supported here; allowed: ${allowed}.` +
+    const description =
+      `${c.req.method} is not supported here; allowed: ${allowed}.` +
       (endpoint === "document" && !policy.writes ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
     return toResponse(endpointError(site, endpoint, 405, description), { requestHeaders: c.req.raw.headers, headers: { Allow: allowed } });
   });

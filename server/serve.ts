@@ -1,29 +1,29 @@
 // `dts serve`: the reader over a tree on the local disk, on Node's HTTP server; with a corpus,
 // the write API too (POST, PUT, DELETE applied to the corpus, then an incremental rebuild).
 
-import { serve } from "@hono/node-server";
 import { readdir, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { serve } from "@hono/node-server";
 import type { BuildReport } from "../builder/build/build.js";
+import { DocumentLocks } from "../builder/build/locks.js";
+import { CorpusWatcher, type WatchReport } from "../builder/build/watcher.js";
+import { Workspace } from "../builder/build/workspace.js";
+import { isTemporary } from "../builder/metadata/walk.js";
 import type { Site } from "../builder/site.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
-import { Workspace } from "../builder/build/workspace.js";
-import { createApp } from "./app.js";
-import { parseOrigins } from "./cors.js";
-import { answerParserRefusals } from "./client-error.js";
-import { continueOnlyIfAdmitted } from "./expect-continue.js";
 import { diskStorage } from "./adapters/disk-storage.js";
+import { createApp } from "./app.js";
+import { answerParserRefusals } from "./client-error.js";
+import { parseOrigins } from "./cors.js";
+import { continueOnlyIfAdmitted } from "./expect-continue.js";
 import { TreeReader } from "./reader.js";
 import { tokenProblem } from "./write/admission.js";
-import { isTemporary } from "../builder/metadata/walk.js";
 import { writesPagePath } from "./write/docs-page.js";
-import { DocumentLocks } from "../builder/build/locks.js";
 import { forgetStale } from "./write/forget.js";
 import { SchemaValidators } from "./write/schema.js";
 import { WriteService } from "./write/service.js";
-import { CorpusWatcher, type WatchReport } from "../builder/build/watcher.js";
 
 export interface ServeOptions {
   dist: string;
@@ -82,7 +82,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // what rebuilds the document whose source was written but whose responses were not.
     ({ workspace, report } = await Workspace.open({ corpus: options.corpus, dist: options.dist, site }));
     locks = new DocumentLocks();
-    schemas = new SchemaValidators({ schema: options.schema, xmlModel: options.xmlModel, folders: [options.corpus, ...(options.schemaDirs ?? [])] });
+    schemas = new SchemaValidators({
+      schema: options.schema,
+      xmlModel: options.xmlModel,
+      folders: [options.corpus, ...(options.schemaDirs ?? [])],
+    });
     const ready = schemas.ready();
     if (options.waitForSchema) await ready;
     else ready.catch((e) => options.log?.(`dts serve: ${e instanceof Error ? e.message : String(e)}`));
@@ -110,7 +114,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       workspace,
       locks,
       invalidate: (stale) => forgetStale(reader, stale),
-      onRebuilt: (r: WatchReport) => options.log?.(`dts serve: corpus changed (${r.paths.length} file(s)); rebuilt in ${r.seconds.toFixed(2)} s`),
+      onRebuilt: (r: WatchReport) =>
+        options.log?.(`dts serve: corpus changed (${r.paths.length} file(s)); rebuilt in ${r.seconds.toFixed(2)} s`),
       onError: (e) => options.log?.(`dts serve: watch: ${e instanceof Error ? e.message : String(e)}`),
     });
   }
@@ -119,7 +124,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     writes,
     locks,
     origins,
-    page: { enabled: writes.enabled, maxBody, putLowestOnly: Boolean(options.putLowestOnly), schema: schemas?.schema, xmlModel: options.xmlModel !== false },
+    page: {
+      enabled: writes.enabled,
+      maxBody,
+      putLowestOnly: Boolean(options.putLowestOnly),
+      schema: schemas?.schema,
+      xmlModel: options.xmlModel !== false,
+    },
   });
   return new Promise((resolvePromise, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {

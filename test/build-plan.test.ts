@@ -28,7 +28,10 @@ describe("planDocument", () => {
   });
 
   it("rewrites only passages when the citation structure is the same", () => {
-    expect(planDocument({ hash: "h2", record, oldIndex: old, newIndex: index(["ARMA", "virum cano"]) })).toEqual({ mode: "passages", reason: "passages changed" });
+    expect(planDocument({ hash: "h2", record, oldIndex: old, newIndex: index(["ARMA", "virum cano"]) })).toEqual({
+      mode: "passages",
+      reason: "passages changed",
+    });
   });
 
   it("renders the whole document, saying why, in every other case", () => {
@@ -55,7 +58,11 @@ describe("dts build reports why each document was written", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   const dts = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(PROJECT, "bin/dts.js"), "build", "--corpus", join(work, "corpus"), "--out", join(work, "dist"), ...args], { encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [join(PROJECT, "bin/dts.js"), "build", "--corpus", join(work, "corpus"), "--out", join(work, "dist"), ...args],
+      { encoding: "utf8" },
+    );
     expect(r.status, r.stderr).toBe(0);
     return r.stdout;
   };
@@ -70,7 +77,11 @@ describe("dts build reports why each document was written", () => {
   it("full build, then: a changed line, a new line, untouched documents", () => {
     expect(JSON.parse(dts("--json")).reasons).toEqual({ "full build": 6 });
     edit(CATULLUS_FILE, "rumoresque", "RUMORESQUE");
-    edit(CAESAR_FILE, '<div type="textpart" subtype="section" n="1">', '<div type="textpart" subtype="section" n="0"><p>inserted</p></div><div type="textpart" subtype="section" n="1">');
+    edit(
+      CAESAR_FILE,
+      '<div type="textpart" subtype="section" n="1">',
+      '<div type="textpart" subtype="section" n="0"><p>inserted</p></div><div type="textpart" subtype="section" n="1">',
+    );
     const report = JSON.parse(dts("--json"));
     expect(report.reasons).toEqual({ "source unchanged": 4, "passages changed": 1, "citation structure changed": 1 });
     edit(CATULLUS_FILE, "RUMORESQUE", "<broken");

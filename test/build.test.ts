@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
-import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
+import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { startServer } from "../server/serve.js";
 import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, documentPath } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT, snapshotTree } from "./helpers/tree.js";
@@ -20,7 +20,6 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), "dts-build-"));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
 
 describe("incremental build", () => {
   it("reuses unchanged documents and rewrites only what changed", async () => {
@@ -46,10 +45,7 @@ describe("incremental build", () => {
     expect(changed.length).toBeGreaterThan(0);
     // Only the whole document and the edited line (same length: offsets, so the index, unchanged),
     // and the tree's generation, which tells servers their caches are stale.
-    expect(changed.sort()).toEqual([
-      "_generation",
-      ...["_.xml", "_build.json", "r.2.xml"].map((f) => `${documentFolder(CATULLUS)}/${f}`),
-    ]);
+    expect(changed.sort()).toEqual(["_generation", ...["_.xml", "_build.json", "r.2.xml"].map((f) => `${documentFolder(CATULLUS)}/${f}`)]);
     for (const [k, v] of before) {
       if (k.startsWith(documentFolder(CAESAR))) expect(after.get(k)!.mtime, k).toBe(v.mtime);
     }
@@ -139,9 +135,13 @@ describe("worker threads", () => {
   it("a parallel build and a serial build produce identical trees", () => {
     const trees = [0, 2].map((workers) => {
       const out = join(work, `workers-${workers}`);
-      const r = spawnSync(process.execPath, [join(PROJECT, "bin/dts.js"), "build", "--corpus", EMBEDDED, "--out", out, "--workers", String(workers)], {
-        encoding: "utf8",
-      });
+      const r = spawnSync(
+        process.execPath,
+        [join(PROJECT, "bin/dts.js"), "build", "--corpus", EMBEDDED, "--out", out, "--workers", String(workers)],
+        {
+          encoding: "utf8",
+        },
+      );
       expect(r.status, r.stderr).toBe(0);
       return new Map([...snapshotTree(out)].filter(([k]) => k !== "_tree.json" && k !== "_generation").map(([k, v]) => [k, v.hash]));
     });

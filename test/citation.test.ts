@@ -4,11 +4,11 @@
 import { describe, expect, it } from "vitest";
 import { CitedText } from "../builder/citation/cited-text.js";
 import { indexDocument } from "../builder/citation/indexer.js";
-import { XPathError, compilePath } from "../builder/citation/xpath.js";
+import { compilePath, XPathError } from "../builder/citation/xpath.js";
 import { renderNavigation } from "../builder/render/navigation.js";
-import { encodeName, requestToPath } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
-import { type OpenTag, XmlSyntaxError, scanXml } from "../builder/xml/scan.js";
+import { encodeName, requestToPath } from "../builder/tree/layout.js";
+import { type OpenTag, scanXml, XmlSyntaxError } from "../builder/xml/scan.js";
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const TEI_OPEN = '<TEI xmlns="http://www.tei-c.org/ns/1.0">';
@@ -106,7 +106,14 @@ describe("indexDocument", () => {
       `<div type="chapter" n="1"><l n="1">a</l><l n="2">b</l></div><div type="chapter" n="2"><l n="1">c</l></div><div type="appendix" n="A">z</div>`,
     );
     const { index } = indexDocument(source);
-    expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual(["1:chapter", "1:1:verse", "1:2:verse", "2:chapter", "2:1:verse", "A:appendix"]);
+    expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual([
+      "1:chapter",
+      "1:1:verse",
+      "1:2:verse",
+      "2:chapter",
+      "2:1:verse",
+      "A:appendix",
+    ]);
     expect(index.citeStructure).toEqual([{ citeType: "chapter", citeStructure: [{ citeType: "verse" }] }, { citeType: "appendix" }]);
     const nav = renderNavigation(makeSite(), { kind: "navigation", id: "x", down: 1 }, new CitedText("x", index, source));
     const body = JSON.parse(nav.body as string);
@@ -126,7 +133,9 @@ describe("indexDocument", () => {
   });
 
   it("reads TEI P4 numbered divisions (div1, div2) in the fallback, without a namespace", () => {
-    const source = bytes(`<TEI.2><teiHeader><fileDesc/></teiHeader><text><body><div1 type="chapter" n="1"><div2 type="section" n="1"><p>a</p></div2><div2 type="section" n="2"><p>b</p></div2></div1></body></text></TEI.2>`);
+    const source = bytes(
+      `<TEI.2><teiHeader><fileDesc/></teiHeader><text><body><div1 type="chapter" n="1"><div2 type="section" n="1"><p>a</p></div2><div2 type="section" n="2"><p>b</p></div2></div1></body></text></TEI.2>`,
+    );
     const { index } = indexDocument(source);
     expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual(["1:chapter", "1.1:section", "1.2:section"]);
   });
@@ -139,7 +148,9 @@ describe("indexDocument", () => {
       `<cRefPattern n="book" matchPattern="(\\w+)" replacementPattern="#xpath(/tei:TEI/tei:text/tei:body/tei:div[@n='$1'])"/></refsDecl>`;
     const { index, problems } = indexDocument(tei(decl, `<div n="1"><div n="2"><l n="3">a</l></div></div>`));
     expect(index.units.map((u) => `${u.ref}:${u.citeType}`)).toEqual(["1:book", "1.2:poem", "1.2.3:line"]);
-    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/"poem": matchPattern takes 1 value, but the pattern is level 2/)]);
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/"poem": matchPattern takes 1 value, but the pattern is level 2/),
+    ]);
     expect(problems[0].line).toBe(1);
   });
 

@@ -104,7 +104,8 @@ describe("dts build: reports and paths", () => {
     const corpus = join(work, "kinds");
     mkdirSync(corpus);
     const doctype = `<?xml version="1.0"?>\n<!DOCTYPE TEI [<!ENTITY x "y">]>\n`;
-    for (let i = 1; i <= 5; i++) writeFileSync(join(corpus, `a${i}.xml`), TEI(`<div n="1"><p n="1">&x;</p></div>`).replace(/^<\?xml[^>]*>\n/, doctype));
+    for (let i = 1; i <= 5; i++)
+      writeFileSync(join(corpus, `a${i}.xml`), TEI(`<div n="1"><p n="1">&x;</p></div>`).replace(/^<\?xml[^>]*>\n/, doctype));
     writeFileSync(join(corpus, "z.xml"), TEI(`<div n="1"><p n="1">a</p><p n="1">b</p></div>`));
     const r = dts(["build", "--corpus", corpus, "--out", join(work, "kinds-out")]);
     expect(r.status, r.stderr).toBe(0);

@@ -3,7 +3,7 @@
 
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GEORGICS, documentPath } from "./helpers/embedded.js";
+import { documentPath, GEORGICS } from "./helpers/embedded.js";
 import { TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 describe("a write whose client disconnects mid-body", () => {

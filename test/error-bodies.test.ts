@@ -4,7 +4,7 @@
 
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GEORGICS, coll, documentPath, navigationPath } from "./helpers/embedded.js";
+import { coll, documentPath, GEORGICS, navigationPath } from "./helpers/embedded.js";
 import { EMBEDDED, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
 const FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -38,7 +38,13 @@ describe("error bodies with forbidden characters in echoed values", () => {
 
   it("carry no forbidden character in the Hydra JSON of the Collection and Navigation endpoints", async () => {
     for (const v of VALUES) {
-      for (const path of [coll(`?id=${v}`), coll(`?nav=${v}`), navigationPath(`id=${v}`), navigationPath(`id=${GEORGICS}&ref=${v}`), navigationPath(`id=x&down=${v}`)]) {
+      for (const path of [
+        coll(`?id=${v}`),
+        coll(`?nav=${v}`),
+        navigationPath(`id=${v}`),
+        navigationPath(`id=${GEORGICS}&ref=${v}`),
+        navigationPath(`id=x&down=${v}`),
+      ]) {
         const r = await tree.fetch(path);
         expect(r.status, path).toBeGreaterThanOrEqual(400);
         expect(r.status, path).toBeLessThan(500);

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MARKER, generateCorpus, mulberry32 } from "../bench/gen.js";
+import { generateCorpus, MARKER, mulberry32 } from "../bench/gen.js";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 

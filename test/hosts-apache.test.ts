@@ -10,8 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, STORED_REQUESTS, expectSameAnswer, freePort, rawRequest } from "./helpers/hosts-conformance.js";
 import { CATULLUS, documentPath } from "./helpers/embedded.js";
+import {
+  COMPUTED_REQUESTS,
+  ESCAPE_REQUESTS,
+  expectSameAnswer,
+  freePort,
+  rawRequest,
+  STORED_REQUESTS,
+} from "./helpers/hosts-conformance.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 const MODULES = "/usr/lib/apache2/modules";

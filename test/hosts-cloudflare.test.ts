@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, STORED_REQUESTS, expectSameAnswer, rawRequest } from "./helpers/hosts-conformance.js";
+import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 type MiniflareT = import("miniflare").Miniflare;
@@ -88,7 +88,12 @@ describe("the Cloudflare Worker in workerd", () => {
 
   it("does not serve the tree's files, nor anything outside it", async (ctx) => {
     if (skipped) ctx.skip();
-    for (const path of [...ESCAPE_REQUESTS, "/_catalog.json", "/document/urn_3acts_3alatin_4cit_3aphi0690.phi003.sample-lat1/_.xml", "/_hosts/cloudflare/wrangler.jsonc"]) {
+    for (const path of [
+      ...ESCAPE_REQUESTS,
+      "/_catalog.json",
+      "/document/urn_3acts_3alatin_4cit_3aphi0690.phi003.sample-lat1/_.xml",
+      "/_hosts/cloudflare/wrangler.jsonc",
+    ]) {
       const r = await rawRequest(workerUrl, path);
       expect([400, 404], path).toContain(r.status);
       expect(r.body.toString("utf8"), path).not.toMatch(/root:x|"rootId"|"compatibility_date"/);

@@ -7,17 +7,17 @@
 
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { type Server, createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { parseRequest } from "../builder/request.js";
-import { MANIFEST, requestToPath } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
+import { MANIFEST, requestToPath } from "../builder/tree/layout.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { COMPUTED_REQUESTS, STORED_REQUESTS, expectSameAnswer } from "./helpers/hosts-conformance.js";
+import { COMPUTED_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 let work: string;
@@ -81,7 +81,9 @@ describe("the generated Netlify files", () => {
   });
 
   it("write _redirects in Netlify's syntax, each rule naming the file requestToPath gives", () => {
-    const lines = readFileSync(join(dist, "_redirects"), "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
+    const lines = readFileSync(join(dist, "_redirects"), "utf8")
+      .split("\n")
+      .filter((l) => l && !l.startsWith("#"));
     expect(lines.length).toBeGreaterThan(200);
     let params = Infinity;
     for (const line of lines) {
@@ -106,8 +108,13 @@ describe("the generated Netlify files", () => {
 
   it("write _headers in Netlify's syntax, with each stored file's Link and type from its manifest", () => {
     const text = readFileSync(join(dist, "_headers"), "utf8");
-    const blocks = text.replace(/^#.*\n/gm, "").split(/\n(?=\/)/).map((b) => b.trimEnd());
-    expect(blocks[0]).toMatch(/^\/\*\n {2}Access-Control-Allow-Origin: \*\n {2}Access-Control-Expose-Headers: .*Link.*\n {2}Cache-Control: .+$/);
+    const blocks = text
+      .replace(/^#.*\n/gm, "")
+      .split(/\n(?=\/)/)
+      .map((b) => b.trimEnd());
+    expect(blocks[0]).toMatch(
+      /^\/\*\n {2}Access-Control-Allow-Origin: \*\n {2}Access-Control-Expose-Headers: .*Link.*\n {2}Cache-Control: .+$/,
+    );
     for (const block of blocks.slice(1)) {
       const [path, ...headers] = block.split("\n");
       expect(path).toMatch(/^\/\S+$/);

@@ -16,13 +16,13 @@ import { NetlifyRules } from "../builder/hosts/netlify.js";
 import { NginxRules, nginxString } from "../builder/hosts/nginx.js";
 import { requestTargets, valueSpellings } from "../builder/hosts/queries.js";
 import { parseRequest } from "../builder/request.js";
-import { requestToPath } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
+import { requestToPath } from "../builder/tree/layout.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { acceptedEncodings } from "../server/precompressed.js";
 import { startServer } from "../server/serve.js";
+import { documentPath, GEORGICS } from "./helpers/embedded.js";
 import { rawRequest } from "./helpers/hosts-conformance.js";
-import { GEORGICS, documentPath } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
 const site = makeSite();
@@ -57,7 +57,10 @@ describe("request spellings", () => {
   it("writes the defaults out too, and the entry point with a slash", () => {
     expect(requestTargets(site, { kind: "navigation", id: "a", down: 1 })).toEqual(["/api/dts/navigation?id=a"]);
     expect(requestTargets(site, { kind: "navigation", id: "a", down: 2 })).toEqual(["/api/dts/navigation?id=a&down=2"]);
-    expect(requestTargets(site, { kind: "collection", id: "a", nav: "children" })).toEqual(["/api/dts/collection?id=a", "/api/dts/collection?id=a&nav=children"]);
+    expect(requestTargets(site, { kind: "collection", id: "a", nav: "children" })).toEqual([
+      "/api/dts/collection?id=a",
+      "/api/dts/collection?id=a&nav=children",
+    ]);
     expect(requestTargets(site, { kind: "entry" })).toEqual(["/api/dts", "/api/dts/"]);
   });
 });
@@ -81,7 +84,14 @@ describe("config strings", () => {
 describe("nginx map keys", () => {
   it("list only the first of keys that differ in case (nginx compares them ignoring case)", () => {
     const root = temp();
-    const rules = new NginxRules({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false, maxBody: DEFAULT_MAX_BODY });
+    const rules = new NginxRules({
+      root,
+      out: root,
+      site,
+      upstream: "http://127.0.0.1:8080",
+      compressed: false,
+      maxBody: DEFAULT_MAX_BODY,
+    });
     const entry = { status: 200, type: "application/tei+xml", link: "</api/dts/docs>" };
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1a" }, path: "document/urn_3ax/r.8.1a.xml", entry });
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1A" }, path: "document/urn_3ax/r.8.1_41.xml", entry });
@@ -91,13 +101,23 @@ describe("nginx map keys", () => {
     expect(map).toContain('"/api/dts/document?id=urn:x&ref=8.1a" "document/urn_3ax/r.8.1a.xml /api/dts/document?id=urn:x&ref=8.1a";');
     expect(map).not.toContain("8.1A");
     expect(map).not.toContain("urn:X");
-    const keys = map.split("\n").filter(Boolean).map((l) => l.slice(0, l.indexOf('" "')).toLowerCase());
+    const keys = map
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.slice(0, l.indexOf('" "')).toLowerCase());
     expect(new Set(keys).size).toBe(keys.length);
   });
 });
 
 describe("documented limits", () => {
-  const ctx = (root: string): HostContext => ({ root, out: root, site, upstream: "http://127.0.0.1:8080", compressed: false, maxBody: DEFAULT_MAX_BODY });
+  const ctx = (root: string): HostContext => ({
+    root,
+    out: root,
+    site,
+    upstream: "http://127.0.0.1:8080",
+    compressed: false,
+    maxBody: DEFAULT_MAX_BODY,
+  });
   const big: TreeFacts = {
     files: 150_000,
     uploaded: 150_000,

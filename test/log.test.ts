@@ -17,10 +17,14 @@ describe("dts serve's log", () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "dts-log-"));
     cpSync(EMBEDDED, join(work, "corpus"), { recursive: true });
-    child = spawn(process.execPath, [join(PROJECT, "bin/dts.js"), "serve", "--corpus", join(work, "corpus"), "--dist", join(work, "dist"), "--port", "0"], {
-      env: { ...process.env, DTS_TOKEN: "log-test-token-0123456789" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    child = spawn(
+      process.execPath,
+      [join(PROJECT, "bin/dts.js"), "serve", "--corpus", join(work, "corpus"), "--dist", join(work, "dist"), "--port", "0"],
+      {
+        env: { ...process.env, DTS_TOKEN: "log-test-token-0123456789" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
     base = await new Promise<string>((resolve, reject) => {
       const check = (): void => {
@@ -44,7 +48,10 @@ describe("dts serve's log", () => {
     for (let i = 0; i < 50 && !/PUT/.test(stdout); i++) await new Promise((done) => setTimeout(done, 20));
     const lines = stdout.split("\n");
     // No line of the log starts with what the request tried to forge.
-    expect(lines.filter((l) => l.startsWith("dts serve: DELETE")), stdout).toEqual([]);
+    expect(
+      lines.filter((l) => l.startsWith("dts serve: DELETE")),
+      stdout,
+    ).toEqual([]);
     const put = lines.filter((l) => /^dts serve: "?PUT/.test(l));
     expect(put, stdout).toHaveLength(1);
     expect(put[0]).toContain(JSON.stringify(forged));

@@ -34,8 +34,22 @@ function resources(cat: Catalog): ResourceNode[] {
 
 describe("language codes", () => {
   it("normalises to the shortest standard code and keeps the rest lowercased", () => {
-    expect(["lat", "la", "grc", "greek", "eng", "en", "fre", "fra", "ger", "deu", "ita", "spa", "mul", "XYZ"].map(normaliseLang))
-      .toEqual(["la", "la", "grc", "grc", "en", "en", "fr", "fr", "de", "de", "it", "es", "mul", "xyz"]);
+    expect(["lat", "la", "grc", "greek", "eng", "en", "fre", "fra", "ger", "deu", "ita", "spa", "mul", "XYZ"].map(normaliseLang)).toEqual([
+      "la",
+      "la",
+      "grc",
+      "grc",
+      "en",
+      "en",
+      "fr",
+      "fr",
+      "de",
+      "de",
+      "it",
+      "es",
+      "mul",
+      "xyz",
+    ]);
   });
 });
 
@@ -63,13 +77,7 @@ describe("native layout", () => {
     const cat = await loadCatalog(dir);
     const poems = collection(cat, "urn:fixture:poems");
     expect(poems.dublinCore).toEqual({ language: ["la"], title: [{ lang: "en", value: "Poems" }] });
-    expect(poems.children).toEqual([
-      "urn:fixture:poems.a",
-      "poems/b-plain",
-      "urn:fixture:poems.c",
-      "poems/d-broken",
-      "poems/e-badjson",
-    ]);
+    expect(poems.children).toEqual(["urn:fixture:poems.a", "poems/b-plain", "urn:fixture:poems.c", "poems/d-broken", "poems/e-badjson"]);
     const a = resource(cat, "urn:fixture:poems.a");
     expect(a.title).toBe("Catullus 5 (sidecar title)");
     expect(a.description).toBe("A poem about kisses.");
@@ -139,11 +147,7 @@ describe("CapiTainS 1/2 (__cts__.xml)", () => {
     const cat = await loadCatalog(dir);
     expect(cat.rootId).toBe("urn:fixture:cts");
     expect(collection(cat, "urn:fixture:cts").title).toBe("CTS fixture");
-    expect(collection(cat, cat.rootId).children).toEqual([
-      "urn:cts:fixLit:nobody.w1",
-      "urn:cts:fixLit:tg0",
-      "urn:cts:fixLit:tg1",
-    ]);
+    expect(collection(cat, cat.rootId).children).toEqual(["urn:cts:fixLit:nobody.w1", "urn:cts:fixLit:tg0", "urn:cts:fixLit:tg1"]);
     const tg1 = collection(cat, "urn:cts:fixLit:tg1");
     expect(tg1.title).toBe("Auctor");
     expect(tg1.dublinCore?.title).toEqual([
@@ -159,11 +163,7 @@ describe("CapiTainS 1/2 (__cts__.xml)", () => {
     const cat = await loadCatalog(dir);
     const w1 = collection(cat, "urn:cts:fixLit:tg1.w1");
     expect(w1.title).toBe("First work");
-    expect(w1.children).toEqual([
-      "urn:cts:fixLit:tg1.w1.tr-eng1",
-      "urn:cts:fixLit:tg1.w1.ed-lat1",
-      "urn:cts:fixLit:tg1.w1.comm-eng1",
-    ]);
+    expect(w1.children).toEqual(["urn:cts:fixLit:tg1.w1.tr-eng1", "urn:cts:fixLit:tg1.w1.ed-lat1", "urn:cts:fixLit:tg1.w1.comm-eng1"]);
     expect(w1.extensions).toEqual({ "saws:isAttributedToAuthor": [{ lang: "en", value: "Someone" }] });
     expect(resource(cat, "urn:cts:fixLit:tg1.w1.tr-eng1").title).toBe("First work, translated");
     const dup = cat.warnings.find((w) => w.message.includes('duplicate id "urn:cts:fixLit:tg1.w1.tr-eng1"'));
@@ -285,9 +285,7 @@ describe("CapiTainS 3 (__capitains__.xml), mixed with __cts__.xml", () => {
 
   it("loads the __cts__.xml part of the same tree", async () => {
     const cat = await loadCatalog(dir);
-    expect(resource(cat, "urn:cts:fixLit:tgA.w1.ed-lat1").dublinCore?.creator).toEqual([
-      { lang: "en", value: "A CTS textgroup" },
-    ]);
+    expect(resource(cat, "urn:cts:fixLit:tgA.w1.ed-lat1").dublinCore?.creator).toEqual([{ lang: "en", value: "A CTS textgroup" }]);
   });
 });
 
@@ -361,9 +359,7 @@ describe.skipIf(!existsSync(shared))("shared corpora (../shared/corpora; skipped
     const dir = join(shared, "formulae-open");
     const cat = await loadCatalog(dir);
     expect(collection(cat, "default").children).toEqual(["urn:cts:formulae:anjou_archives"]);
-    expect(collection(cat, "urn:cts:formulae:anjou_archives").children).toEqual([
-      "urn:cts:formulae:anjou_archives.marchegay_bessiaco",
-    ]);
+    expect(collection(cat, "urn:cts:formulae:anjou_archives").children).toEqual(["urn:cts:formulae:anjou_archives.marchegay_bessiaco"]);
     const bessiaco = collection(cat, "urn:cts:formulae:anjou_archives.marchegay_bessiaco");
     expect(bessiaco.title).toContain('<span class="collection-origin">Cartae de Bessiaco</span>');
     expect(bessiaco.children).toEqual([1, 2, 3, 4].map((n) => `urn:cts:formulae:anjou_archives.marchegay_bessiaco_000${n}`));

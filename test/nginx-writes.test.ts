@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { GEORGICS, GEORGICS_FILE, documentPath } from "./helpers/embedded.js";
+import { documentPath, GEORGICS, GEORGICS_FILE } from "./helpers/embedded.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { EMBEDDED } from "./helpers/tree.js";
-import { TOKEN, fragment } from "./helpers/write-server.js";
+import { fragment, TOKEN } from "./helpers/write-server.js";
 
 describe.skipIf(!NGINX)("If-Match through nginx", () => {
   let work: string;
@@ -39,7 +39,11 @@ describe.skipIf(!NGINX)("If-Match through nginx", () => {
   });
 
   const write = (method: string, path: string, body: string | undefined, ifMatch: string): Promise<Response> =>
-    fetch(nginx.url + path, { method, body, headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml", "If-Match": ifMatch } });
+    fetch(nginx.url + path, {
+      method,
+      body,
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml", "If-Match": ifMatch },
+    });
   const line = (n: number, text: string): string => fragment(`<l n="${n}">${text}</l>`);
 
   it("nginx and dts serve send the same strong ETag for a stored passage", async () => {

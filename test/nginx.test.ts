@@ -11,14 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import {
-  COMPUTED_REQUESTS,
-  ESCAPE_REQUESTS,
-  STORED_REQUESTS,
-  expectSameAnswer,
-  rawRequest,
-} from "./helpers/hosts-conformance.js";
-import { CATULLUS, GEORGICS, doc, documentPath } from "./helpers/embedded.js";
+import { CATULLUS, doc, documentPath, GEORGICS } from "./helpers/embedded.js";
+import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
@@ -111,4 +105,3 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
     expect((await rawRequest(nginxUrl, documentPath(`id=${CATULLUS}&start=4&end=6`))).status).toBe(502);
   });
 });
-

@@ -1,12 +1,12 @@
 // Document GET reads an open range (start without end, end without start); Navigation and
 // DELETE do not: their 400s say why, and the Hydra documentation says which does what.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 import { errorOf, type WriteTree, writeTree } from "./helpers/write-server.js";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
 let t: WriteTree;
 beforeAll(async () => {
@@ -27,13 +27,17 @@ describe("open ranges", () => {
     const r = await t.fetch(nav(CATULLUS, "&start=1"));
     expect(r.status).toBe(400);
     const { description } = await r.json();
-    expect(description).toMatch(/only start was given\. Navigation takes no open range; the Document endpoint does \(start without end is an open range/);
+    expect(description).toMatch(
+      /only start was given\. Navigation takes no open range; the Document endpoint does \(start without end is an open range/,
+    );
   });
 
   it("DELETE answers 400 saying it takes no open range, and why; the file is untouched", async () => {
     const r = await t.write("DELETE", doc(CATULLUS, "&end=2"));
     expect(r.status).toBe(400);
-    expect((await errorOf(r)).description).toMatch(/only end was given\. DELETE takes no open range \(GET does\), so that it never removes more than it names/);
+    expect((await errorOf(r)).description).toMatch(
+      /only end was given\. DELETE takes no open range \(GET does\), so that it never removes more than it names/,
+    );
     expect(t.file(CATULLUS_FILE)).toBe(readFileSync(join(EMBEDDED, CATULLUS_FILE), "utf8"));
   });
 

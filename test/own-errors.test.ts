@@ -11,12 +11,12 @@ import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { GEORGICS, GEORGICS_FILE, documentPath } from "./helpers/embedded.js";
+import { documentPath, GEORGICS, GEORGICS_FILE } from "./helpers/embedded.js";
 import { freePort } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
-import { type RawAnswer, exchange } from "./helpers/raw-http.js";
+import { exchange, type RawAnswer } from "./helpers/raw-http.js";
 import { EMBEDDED } from "./helpers/tree.js";
-import { TOKEN, fragment } from "./helpers/write-server.js";
+import { fragment, TOKEN } from "./helpers/write-server.js";
 
 const request = (method: string, path: string, headers: Record<string, string> = {}): string =>
   `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${Object.entries(headers)
@@ -115,14 +115,22 @@ describe("errors before the app, and limits, through each server", () => {
     it("a body declared over the limit: nginx's 413 in the Document endpoint's XML, with CORS, before the body is read", async () => {
       const a = await exchange(
         nginx.url,
-        request("PUT", documentPath(`id=${GEORGICS}&ref=1.3`), { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/tei+xml", "Content-Length": String(DEFAULT_MAX_BODY + 1) }),
+        request("PUT", documentPath(`id=${GEORGICS}&ref=1.3`), {
+          Authorization: `Bearer ${TOKEN}`,
+          "Content-Type": "application/tei+xml",
+          "Content-Length": String(DEFAULT_MAX_BODY + 1),
+        }),
       );
       expectApiError(a, 413, "xml");
       expect(a.body).toContain(`(${DEFAULT_MAX_BODY} bytes)`);
     });
 
     it("headers over nginx's buffers: 431 (not nginx's HTML 400) in the endpoint's format", async () => {
-      expectApiError(await exchange(nginx.url, request("GET", documentPath(`id=${GEORGICS}&ref=1.1`), { Cookie: "c".repeat(20_000) })), 431, "xml");
+      expectApiError(
+        await exchange(nginx.url, request("GET", documentPath(`id=${GEORGICS}&ref=1.1`), { Cookie: "c".repeat(20_000) })),
+        431,
+        "xml",
+      );
       expectApiError(await exchange(nginx.url, request("GET", "/api/dts/navigation?id=x", { Cookie: "c".repeat(20_000) })), 431, "json");
     });
 

@@ -1,7 +1,7 @@
 // The package as published: what it promises about Node, and test suites without placeholders.
 
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -32,7 +32,9 @@ describe("package.json", () => {
 describe("test suites", () => {
   it("hold no test that exists only to be skipped (an empty body)", () => {
     const empty = /\bit(?:\.\w+)*(?:\([^)]*\))?\([^,]+,\s*(?:async\s*)?\(\)\s*=>\s*\{\s*\}\s*\)/;
-    const offenders = readdirSync(join(PROJECT, "test")).filter((f) => f.endsWith(".test.ts") && empty.test(readFileSync(join(PROJECT, "test", f), "utf8")));
+    const offenders = readdirSync(join(PROJECT, "test")).filter(
+      (f) => f.endsWith(".test.ts") && empty.test(readFileSync(join(PROJECT, "test", f), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -5,16 +5,16 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
-  type FolderManifest,
-  type PackOptions,
-  type PackedEntries,
-  type PackedFolder,
-  type StoredBody,
   entryIn,
+  type FolderManifest,
   isPackingFile,
   locate,
+  type PackedEntries,
+  type PackedFolder,
+  type PackOptions,
   packFolder,
   parseManifest,
+  type StoredBody,
 } from "../builder/tree/packed-folder.js";
 
 const encoder = new TextEncoder();
@@ -26,9 +26,14 @@ function responses(count: number, big = 0): StoredBody[] {
   const out: StoredBody[] = [];
   for (let i = 0; i < count; i++) {
     const text = `<l n="${i}">${"arma virumque ".repeat((i * 7) % 23)}</l>`;
-    out.push({ name: `r.${Math.floor(i / 10) + 1}.${i % 10}.xml`, head: { status: 200, type: "application/tei+xml", link: `<x>; rel="n${i}"` }, body: encoder.encode(text) });
+    out.push({
+      name: `r.${Math.floor(i / 10) + 1}.${i % 10}.xml`,
+      head: { status: 200, type: "application/tei+xml", link: `<x>; rel="n${i}"` },
+      body: encoder.encode(text),
+    });
   }
-  if (big) out.push({ name: "_.xml", head: { status: 200, type: "application/tei+xml", link: "<x>" }, body: encoder.encode("w".repeat(big)) });
+  if (big)
+    out.push({ name: "_.xml", head: { status: 200, type: "application/tei+xml", link: "<x>" }, body: encoder.encode("w".repeat(big)) });
   return out;
 }
 
@@ -38,7 +43,8 @@ function readBack(folder: PackedFolder, name: string): { body: string; entry: Pa
   const manifest = parseManifest(JSON.stringify(folder.manifest))!;
   const where = locate(manifest, name);
   if (!where) return null;
-  const entry = "entry" in where ? where.entry : entryIn(JSON.parse(new TextDecoder().decode(files.get(where.block)!)) as PackedEntries, name);
+  const entry =
+    "entry" in where ? where.entry : entryIn(JSON.parse(new TextDecoder().decode(files.get(where.block)!)) as PackedEntries, name);
   if (!entry) return null;
   const bytes = files.get(entry.file)!;
   return { body: new TextDecoder().decode(bytes.subarray(entry.offset, entry.offset + entry.length)), entry };

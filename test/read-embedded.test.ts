@@ -1,13 +1,28 @@
 // The read side over real HTTP on the embedded corpus: every Document, Collection and
 // Navigation behaviour of the 1-draft2 API, as a client sees it.
 
-import { XMLValidator } from "fast-xml-parser";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeEntities } from "../builder/xml/scan.js";
-import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, EDGE, GEORGICS, GEORGICS_FILE, LIVY, ODYSSEY, ODYSSEY_FILE, coll, doc, nav, q } from "./helpers/embedded.js";
-import { API_DOC_REL, EMBEDDED, type ServedTree, links, serveCorpus } from "./helpers/tree.js";
+import {
+  CAESAR,
+  CAESAR_FILE,
+  CATULLUS,
+  CATULLUS_FILE,
+  coll,
+  doc,
+  EDGE,
+  GEORGICS,
+  GEORGICS_FILE,
+  LIVY,
+  nav,
+  ODYSSEY,
+  ODYSSEY_FILE,
+  q,
+} from "./helpers/embedded.js";
+import { API_DOC_REL, EMBEDDED, links, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
 const source = (file: string): string => readFileSync(join(EMBEDDED, file), "utf8");
 /** The exact source text of the first element that starts with `startTag`. */
@@ -86,7 +101,9 @@ describe("Document endpoint", () => {
       expect(r.status).toBe(200);
       const body = await r.text();
       expect(XMLValidator.validate(body)).toBe(true);
-      expect(body).toMatch(/^<\?xml[^>]*\?>\n<TEI xmlns="http:\/\/www.tei-c.org\/ns\/1.0"><dts:fragment xmlns:dts="https:\/\/w3id.org\/dts\/api#">/);
+      expect(body).toMatch(
+        /^<\?xml[^>]*\?>\n<TEI xmlns="http:\/\/www.tei-c.org\/ns\/1.0"><dts:fragment xmlns:dts="https:\/\/w3id.org\/dts\/api#">/,
+      );
       expect(body).toContain(`<dts:fragment xmlns:dts="https://w3id.org/dts/api#">${expected}</dts:fragment></TEI>`);
     }
   });

@@ -1,7 +1,7 @@
 // The reader on its own, over a tree held in memory (no disk, no server): what a client sees of
 // stored and computed answers, conditional requests, HEAD, encodings and errors.
 
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";

@@ -6,24 +6,24 @@
 // shares no code with the builder, in ./helpers/xml-oracle.ts): reference lists, exact source
 // slices, declared citation levels, metadata records.
 
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Warning } from "../builder/catalog.js";
-import { HAS_SHARED, SHARED, SHARED_SKIP, type ServedTree, links, serveCorpus } from "./helpers/tree.js";
+import { HAS_SHARED, links, type ServedTree, SHARED, SHARED_SKIP, serveCorpus } from "./helpers/tree.js";
 import {
+  atLevel,
+  citeChain,
   type Doc,
+  declaredCtsLevels,
+  descendants,
   type El,
   type Expected,
   type ExpectedUnit,
-  type Level,
-  atLevel,
-  citeChain,
-  declaredCtsLevels,
-  descendants,
   expectedUnits,
+  type Level,
   lineOf,
   nsOf,
   outer,
@@ -275,9 +275,7 @@ describe.skipIf(!HAS_SHARED)("Iliad (greekLit tlg0012)", () => {
   it("translations listed in __cts__.xml without a file are Resources with no text", async () => {
     const cts = readDoc(join(folder, "__cts__.xml"));
     const listed = descendants(cts.root).filter((e) => ["edition", "translation", "commentary"].includes(e.local));
-    const missing = listed
-      .map((e) => e.attrs.urn)
-      .filter((urn) => !existsSync(join(folder, `${urn.split(":")[3]}.xml`)));
+    const missing = listed.map((e) => e.attrs.urn).filter((urn) => !existsSync(join(folder, `${urn.split(":")[3]}.xml`)));
     expect(missing.length).toBeGreaterThan(0);
     const work = await collection(ctx.tree, "urn:cts:greekLit:tlg0012.tlg001");
     expect(work.member.map((m: { "@id": string }) => m["@id"]).sort()).toEqual(listed.map((e) => e.attrs.urn).sort());
@@ -383,7 +381,12 @@ describe.skipIf(!HAS_SHARED)("Vergil (latinLit phi0690): Latin book/line, Englis
     const cts = readDoc(join(LATIN, "data/phi0690/phi002/__cts__.xml"));
     expect(textOf(cts.src, descendants(cts.root).find((e) => e.local === "title")!)).toBe("Georgics");
     const work = await collection(ctx.tree, "urn:cts:latinLit:phi0690.phi002");
-    expect(work.member.map((m: { "@id": string }) => m["@id"]).sort()).toEqual(texts.slice(0, 2).map((t) => t.id).sort());
+    expect(work.member.map((m: { "@id": string }) => m["@id"]).sort()).toEqual(
+      texts
+        .slice(0, 2)
+        .map((t) => t.id)
+        .sort(),
+    );
   });
 
   for (const t of texts) {
@@ -426,12 +429,7 @@ describe.skipIf(!HAS_SHARED)("Florus (latinLit phi1242): four citation levels", 
   const ctx = useCorpus(() => tempCorpus(LATIN, textgroup("phi1242", ["phi001"])));
   const id = "urn:cts:latinLit:phi1242.phi001.perseus-lat1";
   const file = join(LATIN, "data/phi1242/phi001/phi1242.phi001.perseus-lat1.xml");
-  const levels: Level[] = [
-    { path: "text/body/div/div[@n]" },
-    { path: "div[@n]" },
-    { path: "div[@n]" },
-    { path: "div[@n]" },
-  ];
+  const levels: Level[] = [{ path: "text/body/div/div[@n]" }, { path: "div[@n]" }, { path: "div[@n]" }, { path: "div[@n]" }];
 
   it("is the Florus textgroup", () => {
     const cts = readDoc(join(LATIN, "data/phi1242/__cts__.xml"));
@@ -547,7 +545,12 @@ describe.skipIf(!HAS_SHARED)("Homeric Hymn 33 (greekLit tlg0013): cRefPattern wi
 
 describe.skipIf(!HAS_SHARED)("MyCapytain edge cases (bare TEI files, native layout)", () => {
   const texts = join(SHARED, "mycapytain-fixtures/tests/testing_data/texts");
-  const ctx = useCorpus(() => tempCorpus(texts, readdirSync(texts).filter((f) => f.endsWith(".xml"))));
+  const ctx = useCorpus(() =>
+    tempCorpus(
+      texts,
+      readdirSync(texts).filter((f) => f.endsWith(".xml")),
+    ),
+  );
   const fileOf = (name: string): string => join(texts, name);
   const ids = new Map<string, string>();
 
@@ -624,7 +627,11 @@ describe.skipIf(!HAS_SHARED)("MyCapytain edge cases (bare TEI files, native layo
       for (const level of [1, 2, 3]) {
         const refs = await navRefs(ctx.tree, id, { down: level });
         expect(refs, `down=${level}`).toEqual(refsAt(e, level));
-        for (const r of refs) expect(r.split(".").every((part) => part.length > 0), r).toBe(true);
+        for (const r of refs)
+          expect(
+            r.split(".").every((part) => part.length > 0),
+            r,
+          ).toBe(true);
       }
     });
 
@@ -685,7 +692,10 @@ describe.skipIf(!HAS_SHARED)("MyCapytain edge cases (bare TEI files, native layo
       const src = readDoc(fileOf(name)).src;
       expect(src).toMatch(/cRefPattern n="book" matchPattern="\(\.\+\)" replacementPattern="[^"]*\$2/);
       const warnings = warningsFor(ctx.tree, name);
-      expect(warnings.some((w) => /book/.test(w.message)), JSON.stringify(warnings)).toBe(true);
+      expect(
+        warnings.some((w) => /book/.test(w.message)),
+        JSON.stringify(warnings),
+      ).toBe(true);
     });
 
     it("books and sections resolve", async () => {
@@ -764,8 +774,21 @@ describe.skipIf(!HAS_SHARED)("priapeia: Dublin Core from structured metadata", (
   const from = join(SHARED, "priapeia");
   const ctx = useCorpus(() => tempCorpus(from, ["data"]));
   const DC_ELEMENTS = new Set([
-    "title", "creator", "subject", "description", "publisher", "contributor", "date", "type",
-    "format", "identifier", "source", "language", "relation", "coverage", "rights",
+    "title",
+    "creator",
+    "subject",
+    "description",
+    "publisher",
+    "contributor",
+    "date",
+    "type",
+    "format",
+    "identifier",
+    "source",
+    "language",
+    "relation",
+    "coverage",
+    "rights",
   ]);
 
   it("the Latin edition's Collection carries the dc/dct terms of its structured-metadata", async () => {
@@ -786,10 +809,16 @@ describe.skipIf(!HAS_SHARED)("priapeia: Dublin Core from structured metadata", (
       const got: unknown[] = c.dublinCore[t.local];
       expect(got, `dublinCore.${t.local}`).toBeDefined();
       if (t.local === "language") {
-        expect(got.some((v) => v === value || (value === "lat" && v === "la")), `language ${value}`).toBe(true);
+        expect(
+          got.some((v) => v === value || (value === "lat" && v === "la")),
+          `language ${value}`,
+        ).toBe(true);
       } else {
         const lang = t.attrs["xml:lang"];
-        expect(got.some((v) => v === value || (lang !== undefined && (v as { value?: string })?.value === value)), `${t.local}: ${value}`).toBe(true);
+        expect(
+          got.some((v) => v === value || (lang !== undefined && (v as { value?: string })?.value === value)),
+          `${t.local}: ${value}`,
+        ).toBe(true);
       }
     }
   });

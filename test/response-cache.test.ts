@@ -5,14 +5,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GEORGICS, documentPath, navigationPath } from "./helpers/embedded.js";
-import { EMBEDDED, PROJECT, type ServedTree, buildTree, serveCorpus } from "./helpers/tree.js";
+import { documentPath, GEORGICS, navigationPath } from "./helpers/embedded.js";
+import { buildTree, EMBEDDED, PROJECT, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
-const PATHS = [
-  documentPath(`id=${GEORGICS}&ref=1.2`),
-  documentPath(`id=${GEORGICS}&ref=1.3`),
-  navigationPath(`id=${GEORGICS}`),
-];
+const PATHS = [documentPath(`id=${GEORGICS}&ref=1.2`), documentPath(`id=${GEORGICS}&ref=1.3`), navigationPath(`id=${GEORGICS}`)];
 /** A distinct, large Accept-Encoding, as in the attack: `gzip, x-<n>-aaaa...`. */
 const acceptEncoding = (n: number, size: number): string => `gzip, x-${n}-${"a".repeat(size)}`;
 
@@ -58,7 +54,9 @@ describe("dts serve under distinct Accept-Encoding values", () => {
   let base: string;
   beforeAll(async () => {
     ({ dist } = await buildTree(EMBEDDED));
-    child = spawn(process.execPath, [join(PROJECT, "bin/dts.js"), "serve", "--dist", dist, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [join(PROJECT, "bin/dts.js"), "serve", "--dist", dist, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     base = await new Promise<string>((resolve, reject) => {
       let out = "";
       child.stdout!.on("data", (d: Buffer) => {
@@ -76,12 +74,16 @@ describe("dts serve under distinct Accept-Encoding values", () => {
 
   const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))![1]) * 1024;
 
-  it.skipIf(process.platform !== "linux")("grows by less than 20 MB over 10,000 of them", async () => {
-    // Warm up (compilation, first reads, sockets) before the baseline.
-    await flood(base, 300, 8000);
-    const before = rss();
-    await flood(base, 10_000, 8000);
-    const grown = rss() - before;
-    expect(grown, `RSS grew by ${(grown / 1e6).toFixed(1)} MB`).toBeLessThan(20 * 1024 * 1024);
-  }, 120_000);
+  it.skipIf(process.platform !== "linux")(
+    "grows by less than 20 MB over 10,000 of them",
+    async () => {
+      // Warm up (compilation, first reads, sockets) before the baseline.
+      await flood(base, 300, 8000);
+      const before = rss();
+      await flood(base, 10_000, 8000);
+      const grown = rss() - before;
+      expect(grown, `RSS grew by ${(grown / 1e6).toFixed(1)} MB`).toBeLessThan(20 * 1024 * 1024);
+    },
+    120_000,
+  );
 });

@@ -2,17 +2,17 @@
 // one server serves the full tree, another a copy with every stored response removed (only
 // sources, indexes and the catalogue left), and every stored request is asked of both.
 
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CitedText } from "../builder/citation/cited-text.js";
-import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
-import { CATALOG_FILE, INDEX_FILE, SITE_FILE, documentFolder } from "../builder/tree/layout.js";
 import { collectionResponses, documentResponses, serviceResponses } from "../builder/responses.js";
+import { CATALOG_FILE, documentFolder, INDEX_FILE, SITE_FILE } from "../builder/tree/layout.js";
+import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import { requestUrl } from "../builder/urls.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP, buildTree } from "./helpers/tree.js";
+import { buildTree, EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP } from "./helpers/tree.js";
 
 /** Removes every file but document sources, indexes, the catalogue and the site settings. */
 function stripResponses(dir: string): number {
@@ -53,7 +53,8 @@ async function compare(corpus: string, sample: (i: number) => boolean): Promise<
       const [a, b] = await Promise.all(servers.map((s) => fetch(s.url + url)));
       const label = `${url}`;
       expect(b.status, label).toBe(a.status);
-      for (const h of ["content-type", "link", "access-control-allow-origin"]) expect(b.headers.get(h), `${label} ${h}`).toBe(a.headers.get(h));
+      for (const h of ["content-type", "link", "access-control-allow-origin"])
+        expect(b.headers.get(h), `${label} ${h}`).toBe(a.headers.get(h));
       expect(Buffer.from(await b.arrayBuffer()).equals(Buffer.from(await a.arrayBuffer())), label).toBe(true);
       // The first was read from the tree, the second computed.
       expect(a.headers.get("etag"), label).toBeTruthy();

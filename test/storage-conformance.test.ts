@@ -2,8 +2,8 @@
 // Worker and the edge function use, and memory), as a storage library tests its drivers: the
 // same tree, the same paths, the same answers.
 
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -91,7 +91,15 @@ describe.each(["disk", "fetch", "memory"])("the %s storage", (name) => {
   });
 
   it("reads nothing for a path that could leave the tree, however it is spelled", async () => {
-    for (const path of ["../dist/index.json", "/etc/passwd", "document/../index.json", "./index.json", "", "document//x", `${dist}/index.json`]) {
+    for (const path of [
+      "../dist/index.json",
+      "/etc/passwd",
+      "document/../index.json",
+      "./index.json",
+      "",
+      "document//x",
+      `${dist}/index.json`,
+    ]) {
       expect(await storage().read(path), JSON.stringify(path)).toBeNull();
     }
   });

@@ -42,7 +42,10 @@ function expectRefused(args: string[], message: RegExp, env: Record<string, stri
 
 describe("an output folder a build did not make", () => {
   it("is refused when it holds a user's file, which stays", () => {
-    expectRefused(["build", "--out", "notes"], /notes was not made by dts build \(it holds important\.txt; no _tree\.json\).*Choose another output folder, or empty notes yourself/);
+    expectRefused(
+      ["build", "--out", "notes"],
+      /notes was not made by dts build \(it holds important\.txt; no _tree\.json\).*Choose another output folder, or empty notes yourself/,
+    );
   });
 
   it("is refused when it is the corpus", () => {
@@ -76,7 +79,9 @@ describe("an output folder a build did not make", () => {
   });
 
   it("is refused by serve --corpus and by watch as well", () => {
-    expectRefused(["serve", "--corpus", "corpus", "--dist", "notes", "--port", "0"], /notes was not made by dts build/, { DTS_TOKEN: "0123456789abcdef0123" });
+    expectRefused(["serve", "--corpus", "corpus", "--dist", "notes", "--port", "0"], /notes was not made by dts build/, {
+      DTS_TOKEN: "0123456789abcdef0123",
+    });
     expectRefused(["serve", "--corpus", "corpus", "--dist", "corpus", "--port", "0"], /is the corpus folder/);
     expectRefused(["watch", "--corpus", "corpus", "--out", "notes"], /notes was not made by dts build/);
     expectRefused(["watch", "--corpus", "corpus", "--out", "."], /contains the corpus/);

@@ -17,7 +17,8 @@ let before: string;
 beforeAll(async () => {
   t = await writeTree({
     // `</body>` on line 66 loses its y: the file is there, and broken at line 66.
-    prepare: (corpus) => writeFileSync(join(corpus, CATULLUS_FILE), readFileSync(join(corpus, CATULLUS_FILE), "utf8").replace("</body>", "</bod>")),
+    prepare: (corpus) =>
+      writeFileSync(join(corpus, CATULLUS_FILE), readFileSync(join(corpus, CATULLUS_FILE), "utf8").replace("</body>", "</bod>")),
   });
   before = sha(t.file(CATULLUS_FILE));
 });
@@ -27,7 +28,9 @@ afterAll(async () => {
 
 /** What every answer about the document must say, and must not. */
 function expectTruth(description: string): void {
-  expect(description).toContain(`The document "${CATULLUS}" has a TEI file, ${CATULLUS_FILE}, but it is not well-formed XML (line 66, column `);
+  expect(description).toContain(
+    `The document "${CATULLUS}" has a TEI file, ${CATULLUS_FILE}, but it is not well-formed XML (line 66, column `,
+  );
   expect(description).not.toMatch(/has not been written|no text yet/);
   expect(description).not.toContain(t.work);
 }

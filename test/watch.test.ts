@@ -34,7 +34,9 @@ beforeAll(async () => {
   corpus = join(work, "corpus");
   dist = join(work, "dist");
   cpSync(EMBEDDED, corpus, { recursive: true });
-  child = spawn(process.execPath, [DTS, "watch", "--corpus", corpus, "--out", dist, "--debounce", "150"], { stdio: ["ignore", "pipe", "pipe"] });
+  child = spawn(process.execPath, [DTS, "watch", "--corpus", corpus, "--out", dist, "--debounce", "150"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
   await waitFor(/dts watch: watching/);
@@ -86,7 +88,13 @@ describe("dts watch", () => {
   it("reloads the catalogue when a document's teiHeader changes", async () => {
     const from = output.length;
     const file = join(corpus, CATULLUS_FILE);
-    writeFileSync(file, readFileSync(file, "utf8").replace("<title xml:lang=\"lat\">Carmen V (Vivamus, mea Lesbia)</title>", "<title xml:lang=\"lat\">Carmen quintum</title>"));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        '<title xml:lang="lat">Carmen V (Vivamus, mea Lesbia)</title>',
+        '<title xml:lang="lat">Carmen quintum</title>',
+      ),
+    );
     await waitFor(/teiHeader changed in urn:cts:latinLit:phi0472\.phi005\.sample-lat1: reloading the catalogue/, from);
     await waitFor(/dts watch: rebuilt the corpus/, from);
     const record = JSON.parse(readFileSync(join(dist, `collection/${encodeName(CATULLUS)}/children.json`), "utf8"));

@@ -54,7 +54,10 @@ describe("checkToken", () => {
     ["the token in another case", SECRET.toUpperCase()],
     ["a very long token", "x".repeat(100_000)],
   ])("refuses %s with 403, without echoing it", (_, token) => {
-    for (const r of [checkToken(SECRET, url(`&token=${encodeURIComponent(token)}`), new Headers()), checkToken(SECRET, url(), bearer(`Bearer ${token}`))]) {
+    for (const r of [
+      checkToken(SECRET, url(`&token=${encodeURIComponent(token)}`), new Headers()),
+      checkToken(SECRET, url(), bearer(`Bearer ${token}`)),
+    ]) {
       expect(r).toMatchObject({ status: 403 });
       expect(r?.description).toBe("The token is not valid for writes on this server.");
     }

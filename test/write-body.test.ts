@@ -3,12 +3,12 @@
 // offsets the splice relies on.
 
 import { describe, expect, it } from "vitest";
+import { DtsError } from "../builder/error.js";
 import { DTS_NS, TEI_NS } from "../builder/wire.js";
 import { MAX_DEPTH } from "../builder/xml/scan.js";
 import { CLIENT_ABORTED, parseFragmentBody, parseWholeBody, readBody } from "../server/write/body.js";
 import { bytes, refusal, rejection } from "./helpers/refusal.js";
 import { fragment } from "./helpers/write-server.js";
-import { DtsError } from "../builder/error.js";
 
 const DOCS = "https://example.org/writes";
 const parse = (text: string | Uint8Array) => parseFragmentBody(typeof text === "string" ? bytes(text) : text, "PUT", DOCS);
@@ -39,7 +39,9 @@ describe("parseFragmentBody", () => {
   });
 
   it("notes the namespace bindings at dts:fragment and the prefixes the elements use without declaring them", () => {
-    const fb = parse(fragment(`<l n="1" x:a="1" xml:id="l1"><y:b xmlns:y="urn:y">t</y:b></l><l xmlns="${TEI_NS}" n="2"/>`, ' xmlns:x="urn:x"'));
+    const fb = parse(
+      fragment(`<l n="1" x:a="1" xml:id="l1"><y:b xmlns:y="urn:y">t</y:b></l><l xmlns="${TEI_NS}" n="2"/>`, ' xmlns:x="urn:x"'),
+    );
     expect(fb.context.get("")).toBe(TEI_NS);
     expect(fb.context.get("x")).toBe("urn:x");
     expect(fb.context.get("dts")).toBe(DTS_NS);
@@ -58,15 +60,39 @@ describe("parseFragmentBody", () => {
   });
 
   it.each([
-    ["no TEI namespace", `<TEI><dts:fragment xmlns:dts="${DTS_NS}"><l/></dts:fragment></TEI>`, /root element is <TEI> in no namespace: PUT expects <TEI xmlns=/],
+    [
+      "no TEI namespace",
+      `<TEI><dts:fragment xmlns:dts="${DTS_NS}"><l/></dts:fragment></TEI>`,
+      /root element is <TEI> in no namespace: PUT expects <TEI xmlns=/,
+    ],
     ["another namespace", `<TEI xmlns="urn:other"><dts:fragment xmlns:dts="${DTS_NS}"/></TEI>`, /<TEI> in the namespace urn:other/],
     ["another root", `<text xmlns="${TEI_NS}"><dts:fragment xmlns:dts="${DTS_NS}"/></text>`, /root element is <text>/],
-    ["no fragment", `<TEI xmlns="${TEI_NS}"><l n="1"/></TEI>`, /has no <dts:fragment xmlns:dts="https:\/\/w3id.org\/dts\/api#"> inside its TEI root/],
-    ["a fragment in the wrong namespace", `<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="https://w3id.org/dts/api"/></TEI>`, /has no <dts:fragment/],
-    ["a second fragment", fragment("<l/>").replace("</TEI>", `<dts:fragment xmlns:dts="${DTS_NS}"/></TEI>`), /a second dts:fragment \(line 2, column \d+\)/],
-    ["a nested fragment", `<TEI xmlns="${TEI_NS}"><text><dts:fragment xmlns:dts="${DTS_NS}"/></text></TEI>`, /must be a child of the TEI root/],
+    [
+      "no fragment",
+      `<TEI xmlns="${TEI_NS}"><l n="1"/></TEI>`,
+      /has no <dts:fragment xmlns:dts="https:\/\/w3id.org\/dts\/api#"> inside its TEI root/,
+    ],
+    [
+      "a fragment in the wrong namespace",
+      `<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="https://w3id.org/dts/api"/></TEI>`,
+      /has no <dts:fragment/,
+    ],
+    [
+      "a second fragment",
+      fragment("<l/>").replace("</TEI>", `<dts:fragment xmlns:dts="${DTS_NS}"/></TEI>`),
+      /a second dts:fragment \(line 2, column \d+\)/,
+    ],
+    [
+      "a nested fragment",
+      `<TEI xmlns="${TEI_NS}"><text><dts:fragment xmlns:dts="${DTS_NS}"/></text></TEI>`,
+      /must be a child of the TEI root/,
+    ],
     ["text in the fragment", fragment(`<l n="1">a</l> stray`), /text directly inside dts:fragment \(line 2, column \d+\)/],
-    ["an XInclude", fragment(`<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>`), /XInclude element <xi:include>.*#outside-content/],
+    [
+      "an XInclude",
+      fragment(`<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>`),
+      /XInclude element <xi:include>.*#outside-content/,
+    ],
     ["an empty body", "", /has no body/],
     ["UTF-16 (big-endian BOM)", Buffer.from([0xfe, 0xff, 0, 0x3c]), /UTF-16/],
     ["UTF-16 (little-endian BOM)", Buffer.from([0xff, 0xfe, 0x3c, 0]), /UTF-16/],
@@ -88,14 +114,20 @@ describe("parseFragmentBody", () => {
     // In Latin-1, ÿ is the single byte 0xFF, which UTF-8 never uses.
     const text = fragment(`<l n="1">caf\u00ff</l>`);
     const column = text.split("\n")[1].indexOf("\u00ff") + 1;
-    expect(refused(Buffer.from(text, "latin1"))).toEqual({ status: 400, description: `The body is not valid UTF-8: send it in UTF-8 (first bad byte at line 2, column ${column}).` });
+    expect(refused(Buffer.from(text, "latin1"))).toEqual({
+      status: 400,
+      description: `The body is not valid UTF-8: send it in UTF-8 (first bad byte at line 2, column ${column}).`,
+    });
   });
 
   it("names the first byte of a character cut short, not the byte after it", () => {
     // é in Latin-1 is 0xE9: in UTF-8 that starts a three-byte character, which "<" cuts short.
     const text = fragment(`<l n="1">caf\u00e9</l>`);
     const column = text.split("\n")[1].indexOf("\u00e9") + 1;
-    expect(refused(Buffer.from(text, "latin1"))).toEqual({ status: 400, description: `The body is not valid UTF-8: send it in UTF-8 (first bad byte at line 2, column ${column}).` });
+    expect(refused(Buffer.from(text, "latin1"))).toEqual({
+      status: 400,
+      description: `The body is not valid UTF-8: send it in UTF-8 (first bad byte at line 2, column ${column}).`,
+    });
   });
 
   it("accepts the predefined entities, character references and control characters inside comments", () => {
@@ -120,7 +152,12 @@ describe("parseWholeBody", () => {
   });
 
   it.each([
-    ["a dts:fragment", whole.replace("<p n", `<dts:fragment xmlns:dts="${DTS_NS}"/><p n`), 400, /holds a dts:fragment.*give after or before/],
+    [
+      "a dts:fragment",
+      whole.replace("<p n", `<dts:fragment xmlns:dts="${DTS_NS}"/><p n`),
+      400,
+      /holds a dts:fragment.*give after or before/,
+    ],
     ["a root in no namespace", "<TEI><text/></TEI>", 400, /initial form of POST expects a whole document/],
     ["a DOCTYPE", `<!DOCTYPE TEI [<!ENTITY e SYSTEM "/etc/passwd">]>${whole}`, 400, /DOCTYPE/],
     ["an XInclude", whole.replace("<p n", `<xi:include xmlns:xi="http://www.w3.org/2003/XInclude" href="x"/><p n`), 400, /XInclude/],
@@ -138,17 +175,20 @@ describe("readBody", () => {
   function streamed(chunks: Uint8Array[], headers: Record<string, string> = {}) {
     const seen = { pulled: 0, cancelled: false };
     let i = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        seen.pulled++;
-        if (i < chunks.length) controller.enqueue(chunks[i++]);
-        else controller.close();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          seen.pulled++;
+          if (i < chunks.length) controller.enqueue(chunks[i++]);
+          else controller.close();
+        },
+        cancel() {
+          seen.cancelled = true;
+        },
+        // No read ahead: a pull is a read by readBody.
       },
-      cancel() {
-        seen.cancelled = true;
-      },
-      // No read ahead: a pull is a read by readBody.
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     const request = new Request("http://host/", { method: "PUT", body, headers, duplex: "half" } as RequestInit);
     return { request, seen };
   }

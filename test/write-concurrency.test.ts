@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
-import { TOKEN, type WriteTree, errorOf, fragment, writeTree } from "./helpers/write-server.js";
+import { errorOf, fragment, TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 const line10 = (text: string): string => fragment(`<l n="10">${text}</l>`);
 
@@ -15,7 +15,12 @@ const line10 = (text: string): string => fragment(`<l n="10">${text}</l>`);
  * body in 64 KiB chunks while the server keeps the connection open. Returns what the server
  * answered and how much body it took before closing.
  */
-function rawUpload(base: string, head: string, bodyBytes: number, waitForContinue = false): Promise<{ answer: string; sent: number; closed: boolean }> {
+function rawUpload(
+  base: string,
+  head: string,
+  bodyBytes: number,
+  waitForContinue = false,
+): Promise<{ answer: string; sent: number; closed: boolean }> {
   const url = new URL(base);
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -50,7 +55,9 @@ function rawUpload(base: string, head: string, bodyBytes: number, waitForContinu
 }
 
 const head = (method: string, path: string, headers: Record<string, string>): string =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`;
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("")}\r\n`;
 
 describe("write entry: a refused body is never read", () => {
   let t: WriteTree;
@@ -60,21 +67,39 @@ describe("write entry: a refused body is never read", () => {
   const FIFTY_MIB = 50 * 1024 * 1024;
 
   it("a wrong token: 403 at once, the connection closed after a few chunks, not 50 MiB drained", async () => {
-    const r = await rawUpload(t.server.url, head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: "Bearer wrong-token-0123456789", "Content-Length": String(FIFTY_MIB) }), FIFTY_MIB);
+    const r = await rawUpload(
+      t.server.url,
+      head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: "Bearer wrong-token-0123456789", "Content-Length": String(FIFTY_MIB) }),
+      FIFTY_MIB,
+    );
     expect(r.answer).toMatch(/^HTTP\/1\.1 403/);
     expect(r.answer).toMatch(/connection: close/i);
     expect(r.sent).toBeLessThan(16 * 1024 * 1024);
   });
 
   it("no token with Expect: 100-continue: 401 without a 100 Continue", async () => {
-    const r = await rawUpload(t.server.url, head("POST", doc(CATULLUS, "&after=9"), { "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }), FIFTY_MIB, true);
+    const r = await rawUpload(
+      t.server.url,
+      head("POST", doc(CATULLUS, "&after=9"), { "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }),
+      FIFTY_MIB,
+      true,
+    );
     expect(r.answer).toMatch(/^HTTP\/1\.1 401/);
     expect(r.answer).not.toMatch(/100 Continue/);
     expect(r.sent).toBe(0);
   });
 
   it("a declared 50 MiB upload with the right token: 413 without a 100 Continue, nothing read", async () => {
-    const r = await rawUpload(t.server.url, head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: `Bearer ${TOKEN}`, "Content-Length": String(FIFTY_MIB), Expect: "100-continue" }), FIFTY_MIB, true);
+    const r = await rawUpload(
+      t.server.url,
+      head("PUT", doc(CATULLUS, "&ref=10"), {
+        Authorization: `Bearer ${TOKEN}`,
+        "Content-Length": String(FIFTY_MIB),
+        Expect: "100-continue",
+      }),
+      FIFTY_MIB,
+      true,
+    );
     expect(r.answer).toMatch(/^HTTP\/1\.1 413/);
     expect(r.answer).not.toMatch(/100 Continue/);
     expect(r.answer).toMatch(/<error[\s\S]*larger than this server accepts/);
@@ -93,7 +118,14 @@ describe("write entry: a refused body is never read", () => {
         if (/<\/TEI>/.test(text)) socket.end();
       });
       socket.on("close", () => resolve(text));
-      socket.write(head("PUT", doc(CATULLUS, "&ref=10"), { Authorization: `Bearer ${TOKEN}`, "Content-Length": String(body.length), Expect: "100-continue", Connection: "close" }));
+      socket.write(
+        head("PUT", doc(CATULLUS, "&ref=10"), {
+          Authorization: `Bearer ${TOKEN}`,
+          "Content-Length": String(body.length),
+          Expect: "100-continue",
+          Connection: "close",
+        }),
+      );
     });
     expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200/);
     expect(t.file(CATULLUS_FILE)).toContain("multa fecerimus, continued,");
@@ -196,7 +228,8 @@ describe("token rules", () => {
   it("wrong tokens from one address are limited: 429 with Retry-After, then allowed again", async () => {
     const t = await writeTree();
     try {
-      const wrong = (): Promise<Response> => t.fetch(doc(CATULLUS, "&ref=1"), { method: "DELETE", headers: { Authorization: "Bearer wrong-token-0123456789" } });
+      const wrong = (): Promise<Response> =>
+        t.fetch(doc(CATULLUS, "&ref=1"), { method: "DELETE", headers: { Authorization: "Bearer wrong-token-0123456789" } });
       const statuses: number[] = [];
       for (let i = 0; i < 12; i++) statuses.push((await wrong()).status);
       expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
@@ -233,7 +266,11 @@ describe("cross-origin writes and Allow", () => {
     const p = await preflight(open, "https://evil.example");
     expect(p.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     expect(p.headers.get("vary")).toMatch(/Origin/);
-    const r = await open.fetch(doc(CATULLUS, "&ref=10"), { method: "PUT", body: line10("x"), headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" } });
+    const r = await open.fetch(doc(CATULLUS, "&ref=10"), {
+      method: "PUT",
+      body: line10("x"),
+      headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" },
+    });
     const e = await errorOf(r);
     expect(e.status).toBe(403);
     expect(e.description).toMatch(/another origin \(https:\/\/evil\.example\).*--cors-origin https:\/\/evil\.example/);
@@ -246,9 +283,17 @@ describe("cross-origin writes and Allow", () => {
     expect(p.headers.get("access-control-allow-headers")).toMatch(/If-Match/);
     expect((await preflight(listed, "https://evil.example")).headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     const body = line10("dein, cum milia multa fecerimus (from the editor),");
-    const ok = await listed.fetch(doc(CATULLUS, "&ref=10"), { method: "PUT", body, headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://editor.example.org" } });
+    const ok = await listed.fetch(doc(CATULLUS, "&ref=10"), {
+      method: "PUT",
+      body,
+      headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://editor.example.org" },
+    });
     expect(ok.status).toBe(200);
-    const evil = await listed.fetch(doc(CATULLUS, "&ref=10"), { method: "PUT", body, headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" } });
+    const evil = await listed.fetch(doc(CATULLUS, "&ref=10"), {
+      method: "PUT",
+      body,
+      headers: { Authorization: `Bearer ${TOKEN}`, Origin: "https://evil.example" },
+    });
     expect(evil.status).toBe(403);
     const read = await listed.fetch(doc(CATULLUS, "&ref=10"), { headers: { Origin: "https://evil.example" } });
     expect(read.headers.get("access-control-allow-origin")).toBe("*");
@@ -258,11 +303,15 @@ describe("cross-origin writes and Allow", () => {
     const patch = await listed.fetch(doc(CATULLUS, "&ref=10"), { method: "PATCH", body: "x" });
     expect(patch.status).toBe(405);
     expect(patch.headers.get("allow")).toBe("GET, HEAD, OPTIONS, POST, PUT, DELETE");
-    expect(patch.headers.get("allow")).toBe((await preflight(listed, "https://editor.example.org")).headers.get("access-control-allow-methods"));
+    expect(patch.headers.get("allow")).toBe(
+      (await preflight(listed, "https://editor.example.org")).headers.get("access-control-allow-methods"),
+    );
     const navigation = await listed.fetch(nav(CATULLUS), { method: "PATCH" });
     expect(navigation.status).toBe(405);
     expect(navigation.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
-    expect((await preflight(listed, "https://editor.example.org", "/api/dts/navigation")).headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+    expect((await preflight(listed, "https://editor.example.org", "/api/dts/navigation")).headers.get("access-control-allow-methods")).toBe(
+      "GET, HEAD, OPTIONS",
+    );
     // Without writes the Document endpoint accepts reads only, and says so.
     const ro = await writeTree({ token: undefined });
     try {
@@ -275,10 +324,25 @@ describe("cross-origin writes and Allow", () => {
   });
 
   it("dts serve refuses a --cors-origin that is not an origin", () => {
-    const r = spawnSync(process.execPath, ["bin/dts.js", "serve", "--corpus", "corpus", "--dist", "/nonexistent-dts-dist", "--cors-origin", "https://x.example/path", "--port", "0"], {
-      env: { ...process.env, DTS_TOKEN: TOKEN },
-      encoding: "utf8",
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "bin/dts.js",
+        "serve",
+        "--corpus",
+        "corpus",
+        "--dist",
+        "/nonexistent-dts-dist",
+        "--cors-origin",
+        "https://x.example/path",
+        "--port",
+        "0",
+      ],
+      {
+        env: { ...process.env, DTS_TOKEN: TOKEN },
+        encoding: "utf8",
+      },
+    );
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/--cors-origin "https:\/\/x\.example\/path" is not an origin/);
   });

@@ -2,15 +2,15 @@
 // citation structure or leave the TEI namespace. Every case is a real request to a real server
 // over a copy of the embedded corpus; each refusal must leave the file as it was.
 
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
-import { CATULLUS, CATULLUS_FILE, LIVY, LIVY_FILE, doc } from "./helpers/embedded.js";
+import { CATULLUS, CATULLUS_FILE, doc, LIVY, LIVY_FILE } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
-import { type WriteTree, TEI_NS, errorOf, fragment, writeTree } from "./helpers/write-server.js";
+import { errorOf, fragment, TEI_NS, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 const RNG = `<?xml version="1.0"?>
 <grammar xmlns="http://relaxng.org/ns/structure/1.0"><start><element><anyName/><ref name="any"/></element></start>
@@ -69,7 +69,13 @@ describe("schemas named by a body's xml-model", () => {
   });
 
   it("a file of the corpus that is no schema: 422 naming it relative to the corpus, no server path", async () => {
-    await expectRefused(t, await t.write("POST", doc(LIVY), livyWith("../greek/odyssey.xml")), 422, /greek\/odyssey\.xml/, /not a RELAX NG schema/);
+    await expectRefused(
+      t,
+      await t.write("POST", doc(LIVY), livyWith("../greek/odyssey.xml")),
+      422,
+      /greek\/odyssey\.xml/,
+      /not a RELAX NG schema/,
+    );
     expect(exists()).toBe(false);
   });
 
@@ -113,7 +119,12 @@ describe("writes that would break the citation structure or leave TEI", () => {
   };
 
   it('PUT <l xmlns="" n="5">: 400, the line would leave the TEI namespace', async () => {
-    await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l xmlns="" n="5">x</l>`)), 400, /namespace/, /line 2, column \d+/);
+    await unchanged(
+      await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l xmlns="" n="5">x</l>`)),
+      400,
+      /namespace/,
+      /line 2, column \d+/,
+    );
   });
 
   it('PUT <p n="5"> over an <l>: 400, another element kind', async () => {
@@ -121,13 +132,22 @@ describe("writes that would break the citation structure or leave TEI", () => {
   });
 
   it("PUT of an <l> inside an <l>: 400", async () => {
-    await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l n="5">a <l>b</l></l>`)), 400, /inside/, /line 2, column \d+/);
+    await unchanged(
+      await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l n="5">a <l>b</l></l>`)),
+      400,
+      /inside/,
+      /line 2, column \d+/,
+    );
     await unchanged(await t.write("PUT", doc(CATULLUS, "&ref=5"), fragment(`<l n="5">a <l n="6">b</l></l>`)), 400, /ref="5"/);
   });
 
   it("POST @n values with the delimiter, path segments or control characters: 400 naming the value", async () => {
     for (const n of ["13.1", "12.5", "..", "../../etc/passwd", "a&#10;b", "a/b"]) {
-      const d = await unchanged(await t.write("POST", doc(CATULLUS, "&after=13"), fragment(`<l n="${n}">x</l>`)), 400, /line 2, column \d+/);
+      const d = await unchanged(
+        await t.write("POST", doc(CATULLUS, "&after=13"), fragment(`<l n="${n}">x</l>`)),
+        400,
+        /line 2, column \d+/,
+      );
       expect(d).toMatch(/@n/);
     }
   });
@@ -160,7 +180,9 @@ describe("deep nesting", () => {
   afterAll(async () => t?.close());
 
   const deep = (levels: number, closed: boolean): string =>
-    fragment(`<l n="5">${"<a>".repeat(levels)}x${closed ? "</a>".repeat(levels) : ""}</l>`).replace(/<a>/g, `<hi>`).replace(/<\/a>/g, "</hi>");
+    fragment(`<l n="5">${"<a>".repeat(levels)}x${closed ? "</a>".repeat(levels) : ""}</l>`)
+      .replace(/<a>/g, `<hi>`)
+      .replace(/<\/a>/g, "</hi>");
 
   const timed = async (body: string): Promise<{ ms: number; status: number; description: string }> => {
     const started = performance.now();
@@ -193,8 +215,8 @@ describe("deep nesting", () => {
   });
 
   it("a 4 MiB body of ordinary TEI is parsed in well under a second", async () => {
-    const line = `<l n="5">${"nobis cum semel occidit brevis lux, <hi rend=\"it\">nox</hi> est perpetua. ".repeat(4)}</l>`;
-    const words = `<seg>${"nobis cum semel occidit brevis lux, <hi rend=\"it\">nox</hi> est perpetua una dormienda. ".repeat(40)}</seg>\n`;
+    const line = `<l n="5">${'nobis cum semel occidit brevis lux, <hi rend="it">nox</hi> est perpetua. '.repeat(4)}</l>`;
+    const words = `<seg>${'nobis cum semel occidit brevis lux, <hi rend="it">nox</hi> est perpetua una dormienda. '.repeat(40)}</seg>\n`;
     const inner = words.repeat(Math.floor((4 * 1024 * 1024 - 2000) / words.length));
     const body = fragment(line.replace("</l>", `${inner}</l>`));
     expect(body.length).toBeGreaterThan(3.9 * 1024 * 1024);

@@ -5,17 +5,17 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, lstatSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
-import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { makeSite } from "../builder/site.js";
+import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
 import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, doc, nav } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
-import { TOKEN, type WriteTree, fragment, writeTree } from "./helpers/write-server.js";
+import { fragment, TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 const inner = (body: string): string => /<dts:fragment[^>]*>([\s\S]*)<\/dts:fragment>/.exec(body)?.[1] ?? "";
 const ORIGINAL_2 = `<l n="2">rumoresque senum severiorum</l>`;
@@ -49,7 +49,12 @@ describe("readers during writes", () => {
         const p = await passage.text();
         if (!allowed.has(inner(p))) problems.push(`passage: ${inner(p)}`);
         const g = await range.text();
-        if (XMLValidator.validate(g) !== true || !g.includes(`<l n="1">Vivamus, mea Lesbia, atque amemus,</l>`) || !g.includes(`<l n="3">omnes unius aestimemus assis!</l>`) || !allowed.has(line2(g) ?? "")) {
+        if (
+          XMLValidator.validate(g) !== true ||
+          !g.includes(`<l n="1">Vivamus, mea Lesbia, atque amemus,</l>`) ||
+          !g.includes(`<l n="3">omnes unius aestimemus assis!</l>`) ||
+          !allowed.has(line2(g) ?? "")
+        ) {
           problems.push(`range: ${inner(g)}`);
         }
         const w = await whole.text();
@@ -161,7 +166,8 @@ describe("a server killed during writes", () => {
     const catOriginal = readFileSync(catFile, "utf8");
     const caesarOriginal = readFileSync(caesarFile, "utf8");
     const caesarSection = /<p>Gallia est omnis[^<]*<\/p>/.exec(caesarOriginal)![0];
-    const caesarVersion = (k: number): string => `<div type="textpart" subtype="section" n="1">\n              <p>${"Gallia ".repeat(k % 4)}versio ${k}</p>\n            </div>`;
+    const caesarVersion = (k: number): string =>
+      `<div type="textpart" subtype="section" n="1">\n              <p>${"Gallia ".repeat(k % 4)}versio ${k}</p>\n            </div>`;
     const catAllowed = new Set([catOriginal]);
     const caesarAllowed = new Set([caesarOriginal]);
     const caesarOriginalSection = `<div type="textpart" subtype="section" n="1">\n              ${caesarSection}\n            </div>`;

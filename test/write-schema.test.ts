@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATULLUS, CATULLUS_FILE, doc } from "./helpers/embedded.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
-import { type WriteTree, errorOf, fragment, writeTree } from "./helpers/write-server.js";
+import { errorOf, fragment, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 /** The shape of the sample poems: lines of text only, in line groups, in divisions. */
 const SMALL_RNG = `<?xml version="1.0" encoding="UTF-8"?>

@@ -7,7 +7,7 @@ import { indexDocument } from "../builder/citation/indexer.js";
 import { parseFragmentBody } from "../server/write/body.js";
 import { type Plan, type PlanOptions, planCreate, planDelete, planInsert, planPut } from "../server/write/splice.js";
 import { bytes, refusal } from "./helpers/refusal.js";
-import { TEI_NS, fragment } from "./helpers/write-server.js";
+import { fragment, TEI_NS } from "./helpers/write-server.js";
 
 const DOCS = "https://example.org/writes";
 const options: PlanOptions = { docs: DOCS };
@@ -66,9 +66,21 @@ describe("planPut", () => {
   });
 
   it.each([
-    ["drops one", `<div n="1"><l n="1">a</l><l n="3">c</l></div>`, /must hold the same nested passages.*"1\.2" \(line, level 2\) would be missing/],
-    ["adds one", `<div n="1"><l n="1">a</l><l n="2">b</l><l n="3">c</l><l n="4">x</l></div>`, /a passage "1\.4" \(line, level 2\) would appear/],
-    ["reorders them", `<div n="1"><l n="2">b</l><l n="1">a</l><l n="3">c</l></div>`, /"1\.2" \(level 2\) would come where "1\.1" \(level 2\) is expected/],
+    [
+      "drops one",
+      `<div n="1"><l n="1">a</l><l n="3">c</l></div>`,
+      /must hold the same nested passages.*"1\.2" \(line, level 2\) would be missing/,
+    ],
+    [
+      "adds one",
+      `<div n="1"><l n="1">a</l><l n="2">b</l><l n="3">c</l><l n="4">x</l></div>`,
+      /a passage "1\.4" \(line, level 2\) would appear/,
+    ],
+    [
+      "reorders them",
+      `<div n="1"><l n="2">b</l><l n="1">a</l><l n="3">c</l></div>`,
+      /"1\.2" \(level 2\) would come where "1\.1" \(level 2\) is expected/,
+    ],
   ])("refuses an upper-level PUT that %s of its passages (400)", (_, div, message) => {
     const r = refusal(() => planPut(cited(), "1", body(div), options));
     expect(r.status).toBe(400);
@@ -78,22 +90,34 @@ describe("planPut", () => {
   it("refuses a PUT above the lowest level when the server allows only the lowest (422, pointing at the rule)", () => {
     const r = refusal(() => planPut(cited(), "2", body(`<div n="2"><l n="1">D</l></div>`), { ...options, putLowestOnly: true }));
     expect(r.status).toBe(422);
-    expect(r.description).toMatch(new RegExp(`only on passages of the lowest citation level.*holds 1 passage\\(s\\) of level 2.*${DOCS}#put-lowest-only`));
+    expect(r.description).toMatch(
+      new RegExp(`only on passages of the lowest citation level.*holds 1 passage\\(s\\) of level 2.*${DOCS}#put-lowest-only`),
+    );
     expect(planPut(cited(), "2.1", body(`<l n="1">D</l>`), { ...options, putLowestOnly: true }).summary).toBe("replaced 2.1");
   });
 
   it("refuses a renumbering (400: DELETE and POST renumber)", () => {
     const r = refusal(() => planPut(cited(), "1.1", body(`<l n="9">a</l>`), options));
-    expect(r).toEqual({ status: 400, description: expect.stringMatching(/would be cited as "1\.9", not "1\.1".*DELETE the passage and POST/) });
+    expect(r).toEqual({
+      status: 400,
+      description: expect.stringMatching(/would be cited as "1\.9", not "1\.1".*DELETE the passage and POST/),
+    });
   });
 
   it("refuses an element that would not be cited at all (400)", () => {
-    expect(refusal(() => planPut(cited(), "1.1", body(`<l>a</l>`), options))).toMatchObject({ status: 400, description: expect.stringMatching(/would not be the citable passage "1\.1"/) });
+    expect(refusal(() => planPut(cited(), "1.1", body(`<l>a</l>`), options))).toMatchObject({
+      status: 400,
+      description: expect.stringMatching(/would not be the citable passage "1\.1"/),
+    });
   });
 
   it.each([
     ["an empty fragment", "", /holds no element: PUT replaces the passage with exactly one element/],
-    ["two elements", `<l n="1">a</l><l n="1">b</l>`, /holds 2 elements: PUT replaces one passage with exactly one element \(the passage's own, such as <l>\)/],
+    [
+      "two elements",
+      `<l n="1">a</l><l n="1">b</l>`,
+      /holds 2 elements: PUT replaces one passage with exactly one element \(the passage's own, such as <l>\)/,
+    ],
   ])("refuses %s (400)", (_, elements, message) => {
     const r = refusal(() => planPut(cited(), "1.1", body(elements), options));
     expect(r.status).toBe(400);
@@ -111,15 +135,22 @@ describe("planPut", () => {
       status: 400,
       description: expect.stringMatching(/<l> in the namespace urn:other.*is not in the TEI namespace/),
     });
-    expect(refusal(() => planPut(cited(), "1.1", body(`<p n="1">a</p>`), options))).toMatchObject({ status: 400, description: expect.stringMatching(/<p>/) });
+    expect(refusal(() => planPut(cited(), "1.1", body(`<p n="1">a</p>`), options))).toMatchObject({
+      status: 400,
+      description: expect.stringMatching(/<p>/),
+    });
   });
 
   it("refuses a prefix that would mean something else in the document than in the body (422)", () => {
     const r = refusal(() => planPut(cited(), "1.1", body(`<l n="1" x:rend="a">a</l>`, ` xmlns:x="urn:x"`), options));
     expect(r.status).toBe(422);
-    expect(r.description).toMatch(/the prefix "x:" means urn:x in the body but no namespace in the document.*Declare it on the submitted element itself.*#namespaces/);
+    expect(r.description).toMatch(
+      /the prefix "x:" means urn:x in the body but no namespace in the document.*Declare it on the submitted element itself.*#namespaces/,
+    );
     // Declared on the element itself, it travels with it.
-    expect(text(planPut(cited(), "1.1", body(`<l n="1" xmlns:x="urn:x" x:rend="a">a</l>`), options))).toContain(`<l n="1" xmlns:x="urn:x" x:rend="a">a</l>`);
+    expect(text(planPut(cited(), "1.1", body(`<l n="1" xmlns:x="urn:x" x:rend="a">a</l>`), options))).toContain(
+      `<l n="1" xmlns:x="urn:x" x:rend="a">a</l>`,
+    );
   });
 
   it("tells a body in the default TEI namespace how to write for a document that uses a prefix (422)", () => {
@@ -165,7 +196,11 @@ describe("planInsert", () => {
 
   it.each([
     ["an empty fragment", "", /holds no element: POST expects the new passage element\(s\)/],
-    ["an element without the reference attribute", `<l>x</l>`, /The new <l> \(line 2 of the body\) has no @n: passages at the level of "1\.3" \(line\) take their reference from @n/],
+    [
+      "an element without the reference attribute",
+      `<l>x</l>`,
+      /The new <l> \(line 2 of the body\) has no @n: passages at the level of "1\.3" \(line\) take their reference from @n/,
+    ],
     ["a value with the delimiter", `<l n="4.1">x</l>`, /has @n="4\.1", which cannot be a reference/],
     ["a value that climbs", `<l n="..">x</l>`, /has @n="\.\.", which cannot be a reference/],
     ["an element of another level", `<div n="9"><l n="1">x</l></div>`, /<div>/],

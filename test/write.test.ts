@@ -9,9 +9,9 @@ import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
-import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, GEORGICS, LIVY, LIVY_FILE, coll, doc, nav, q } from "./helpers/embedded.js";
+import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, coll, doc, GEORGICS, LIVY, LIVY_FILE, nav, q } from "./helpers/embedded.js";
 import { API_DOC_REL, EMBEDDED, links, serveCorpus, snapshotTree } from "./helpers/tree.js";
-import { DTS_NS, TEI_NS, TOKEN, type WriteTree, changedLines, errorOf, fragment, writeTree } from "./helpers/write-server.js";
+import { changedLines, DTS_NS, errorOf, fragment, TEI_NS, TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 let t: WriteTree;
 beforeAll(async () => {
@@ -76,7 +76,11 @@ describe("tokens", () => {
     const ro = await serveCorpus(EMBEDDED);
     try {
       for (const method of ["POST", "PUT", "DELETE"]) {
-        await expectError(await ro.fetch(doc(CATULLUS, "&ref=1"), { method, body: method === "DELETE" ? undefined : "<TEI/>" }), 403, "DTS_TOKEN");
+        await expectError(
+          await ro.fetch(doc(CATULLUS, "&ref=1"), { method, body: method === "DELETE" ? undefined : "<TEI/>" }),
+          403,
+          "DTS_TOKEN",
+        );
       }
     } finally {
       await ro.close();
@@ -99,7 +103,8 @@ describe("API documentation", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await r.text();
-    for (const anchor of ["enable", "auth", "body-size", "namespaces", "put-lowest-only", "schema"]) expect(html).toContain(`id="${anchor}"`);
+    for (const anchor of ["enable", "auth", "body-size", "namespaces", "put-lowest-only", "schema"])
+      expect(html).toContain(`id="${anchor}"`);
     expect(html).toContain("4194304");
   });
 });
@@ -121,7 +126,9 @@ describe("PUT", () => {
     expect(await get.text()).toBe(body);
     const after = t.file(CATULLUS_FILE);
     writeFileSync(join(t.work, "before.xml"), before);
-    const diff = spawnSync("git", ["diff", "--no-index", "--numstat", join(t.work, "before.xml"), join(t.corpus, CATULLUS_FILE)], { encoding: "utf8" });
+    const diff = spawnSync("git", ["diff", "--no-index", "--numstat", join(t.work, "before.xml"), join(t.corpus, CATULLUS_FILE)], {
+      encoding: "utf8",
+    });
     expect(diff.stdout.trim().split("\t").slice(0, 2)).toEqual(["1", "1"]);
     expect(changedLines(before, after)).toEqual({ changed: 1, added: 0, removed: 0 });
     expect(after).toContain(`          ${line}\n`);
@@ -187,7 +194,12 @@ describe("PUT", () => {
 
   it("400 for zero or several elements, for ranges, for a missing ref", async () => {
     await expectError(await t.write("PUT", doc(CATULLUS, "&ref=6"), fragment("")), 400, "no element");
-    await expectError(await t.write("PUT", doc(CATULLUS, "&ref=6"), fragment(`<l n="6">a</l><l n="7">b</l>`)), 400, "2 elements", "exactly one");
+    await expectError(
+      await t.write("PUT", doc(CATULLUS, "&ref=6"), fragment(`<l n="6">a</l><l n="7">b</l>`)),
+      400,
+      "2 elements",
+      "exactly one",
+    );
     await expectError(await t.write("PUT", doc(CATULLUS, "&ref=6"), fragment(`text <l n="6">a</l>`)), 400, "text directly inside");
     await expectError(await t.write("PUT", doc(CATULLUS, "&start=1&end=2"), fragment(`<l n="1">a</l>`)), 400, "start, end");
     await expectError(await t.write("PUT", doc(CATULLUS), fragment(`<l n="1">a</l>`)), 400, "ref");
@@ -338,7 +350,15 @@ describe("POST, initial form", () => {
 
 describe("bodies", () => {
   it("400 with line and column for XML that is not well formed", async () => {
-    const d = await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), `<TEI xmlns="${TEI_NS}">\n<dts:fragment xmlns:dts="${DTS_NS}">\n<l n="9">a <hi>b</l>\n</dts:fragment></TEI>`), 400, "not well-formed");
+    const d = await expectError(
+      await t.write(
+        "PUT",
+        doc(CATULLUS, "&ref=9"),
+        `<TEI xmlns="${TEI_NS}">\n<dts:fragment xmlns:dts="${DTS_NS}">\n<l n="9">a <hi>b</l>\n</dts:fragment></TEI>`,
+      ),
+      400,
+      "not well-formed",
+    );
     expect(d).toMatch(/line 3, column \d+/);
     await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), fragment(`<l n="9">a & b</l>`)), 400, "&amp;", "line 2");
     await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), fragment(`<l n="9">a &nbsp; b</l>`)), 400, "&nbsp;", "predefined");
@@ -354,10 +374,34 @@ describe("bodies", () => {
   });
 
   it("400 for a wrong root or namespace", async () => {
-    await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), `<text xmlns="${TEI_NS}"><dts:fragment xmlns:dts="${DTS_NS}"><l n="9">x</l></dts:fragment></text>`), 400, "root element is <text>");
-    await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), `<TEI><dts:fragment xmlns:dts="${DTS_NS}"><l n="9">x</l></dts:fragment></TEI>`), 400, "in no namespace");
-    await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), `<TEI xmlns="${TEI_NS}"><fragment><l n="9">x</l></fragment></TEI>`), 400, "no <dts:fragment");
-    await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), `<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="https://example.org/other#"><l n="9">x</l></dts:fragment></TEI>`), 400, "dts:fragment");
+    await expectError(
+      await t.write(
+        "PUT",
+        doc(CATULLUS, "&ref=9"),
+        `<text xmlns="${TEI_NS}"><dts:fragment xmlns:dts="${DTS_NS}"><l n="9">x</l></dts:fragment></text>`,
+      ),
+      400,
+      "root element is <text>",
+    );
+    await expectError(
+      await t.write("PUT", doc(CATULLUS, "&ref=9"), `<TEI><dts:fragment xmlns:dts="${DTS_NS}"><l n="9">x</l></dts:fragment></TEI>`),
+      400,
+      "in no namespace",
+    );
+    await expectError(
+      await t.write("PUT", doc(CATULLUS, "&ref=9"), `<TEI xmlns="${TEI_NS}"><fragment><l n="9">x</l></fragment></TEI>`),
+      400,
+      "no <dts:fragment",
+    );
+    await expectError(
+      await t.write(
+        "PUT",
+        doc(CATULLUS, "&ref=9"),
+        `<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="https://example.org/other#"><l n="9">x</l></dts:fragment></TEI>`,
+      ),
+      400,
+      "dts:fragment",
+    );
   });
 
   it("422 for elements whose namespace would change once in the document", async () => {
@@ -366,13 +410,23 @@ describe("bodies", () => {
     const r = await t.write("PUT", doc(CATULLUS, "&ref=9"), body);
     expect([400, 422]).toContain(r.status);
     const prefixed = `<TEI xmlns="${TEI_NS}" xmlns:x="http://example.org/x"><dts:fragment xmlns:dts="${DTS_NS}"><l n="9"><x:seg>a</x:seg></l></dts:fragment></TEI>`;
-    await expectError(await t.write("PUT", doc(CATULLUS, "&ref=9"), prefixed), 422, `"x:"`, "Declare it on the submitted element", "/api/dts/docs/writes#namespaces");
+    await expectError(
+      await t.write("PUT", doc(CATULLUS, "&ref=9"), prefixed),
+      422,
+      `"x:"`,
+      "Declare it on the submitted element",
+      "/api/dts/docs/writes#namespaces",
+    );
     const declared = `<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="${DTS_NS}"><l n="9"><x:seg xmlns:x="http://example.org/x">a</x:seg> deinde usque altera mille, deinde centum.</l></dts:fragment></TEI>`;
     expect((await t.write("PUT", doc(CATULLUS, "&ref=9"), declared)).status).toBe(200);
   });
 
   it("415 for a body that says it is JSON", async () => {
-    const r = await t.fetch(doc(CATULLUS, "&ref=9"), { method: "PUT", headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" }, body: "{}" });
+    const r = await t.fetch(doc(CATULLUS, "&ref=9"), {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${TOKEN}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     await expectError(r, 415, "TEI XML");
   });
 });
@@ -451,13 +505,28 @@ describe("what a write rebuilds", () => {
     try {
       const before = snapshotTree(w.dist);
       await new Promise((r) => setTimeout(r, 20));
-      const r = await w.write("PUT", doc(GEORGICS, "&ref=1.2"), fragment(inner(await (await w.fetch(doc(GEORGICS, "&ref=1.2"))).text()).replace(/>([^<]+)</, ">EDITED $1<")));
+      const r = await w.write(
+        "PUT",
+        doc(GEORGICS, "&ref=1.2"),
+        fragment(inner(await (await w.fetch(doc(GEORGICS, "&ref=1.2"))).text()).replace(/>([^<]+)</, ">EDITED $1<")),
+      );
       expect(r.status).toBe(200);
       const after = snapshotTree(w.dist);
-      const changed = [...after.keys()].filter((k) => after.get(k)!.hash !== before.get(k)?.hash || after.get(k)!.mtime !== before.get(k)?.mtime).sort();
+      const changed = [...after.keys()]
+        .filter((k) => after.get(k)!.hash !== before.get(k)?.hash || after.get(k)!.mtime !== before.get(k)?.mtime)
+        .sort();
       const folder = documentFolder(GEORGICS);
       // And the tree's generation, which tells other servers reading the tree that it changed.
-      expect(changed).toEqual(["_generation", `${folder}/_.xml`, `${folder}/_build.json`, `${folder}/_index.json`, `${folder}/r.1.2.xml`, `${folder}/r.1.xml`].sort());
+      expect(changed).toEqual(
+        [
+          "_generation",
+          `${folder}/_.xml`,
+          `${folder}/_build.json`,
+          `${folder}/_index.json`,
+          `${folder}/r.1.2.xml`,
+          `${folder}/r.1.xml`,
+        ].sort(),
+      );
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       // Navigation of the document is untouched too.
       expect(changed.some((k) => k.startsWith(navigationFolder(GEORGICS)))).toBe(false);

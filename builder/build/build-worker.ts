@@ -3,9 +3,9 @@
 // disk, two threads creating files at once were slower than one.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { type DocumentTask, writeDocument } from "./document-output.js";
 import type { Site } from "../site.js";
 import { CollectingSink, packFiles } from "../tree/tree-writer.js";
+import { type DocumentTask, writeDocument } from "./document-output.js";
 
 const { site, root } = workerData as { site: Site; root: string };
 

@@ -6,20 +6,20 @@
 
 import { rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CorpusError, type Library, type ResourceNode, type TextSummary, type Warning, fillFromHeader } from "../catalog.js";
-import { type DocumentResult, OUTPUT_VERSION, documentTask } from "./document-output.js";
-import type { PlanReason } from "./plan.js";
-import { writeDocuments } from "./document-pool.js";
+import { CorpusError, fillFromHeader, type Library, type ResourceNode, type TextSummary, type Warning } from "../catalog.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "../hosts/host-files.js";
-import { NO_DOCUMENTS, loadCatalog } from "../metadata/load.js";
+import { loadCatalog, NO_DOCUMENTS } from "../metadata/load.js";
+import { listOr, readTextOr } from "../read-files.js";
 import type { DocumentMethod } from "../render/service.js";
-import { CATALOG_FILE, SITE_FILE, encodeName } from "../tree/layout.js";
 import { collectionResponses, serviceResponses } from "../responses.js";
 import type { Site } from "../site.js";
+import { CATALOG_FILE, encodeName, SITE_FILE } from "../tree/layout.js";
 import { libraryToJson } from "../tree/stored-data.js";
-import { TREE_RECORD, checkTreeFolder, makeStaging, swapInto } from "../tree/tree-folder.js";
-import { TreeWriter, bumpGeneration } from "../tree/tree-writer.js";
-import { listOr, readTextOr } from "../read-files.js";
+import { checkTreeFolder, makeStaging, swapInto, TREE_RECORD } from "../tree/tree-folder.js";
+import { bumpGeneration, TreeWriter } from "../tree/tree-writer.js";
+import { type DocumentResult, documentTask, OUTPUT_VERSION } from "./document-output.js";
+import { writeDocuments } from "./document-pool.js";
+import type { PlanReason } from "./plan.js";
 
 export interface BuildOptions {
   corpus: string;
@@ -132,7 +132,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
 
 const sum = (results: DocumentResult[], f: (r: DocumentResult) => number): number => results.reduce((n, r) => n + f(r), 0);
 
-
 /** Removes the folders of documents the corpus no longer lists. */
 function removeDocumentsNotIn(root: string, resources: ResourceNode[]): void {
   const keep = new Set(resources.map((r) => encodeName(r.id)));
@@ -153,7 +152,6 @@ function removeUnwritten(root: string, folder: string, written: Set<string>): vo
     else for (const f of files) if (!kept.includes(f)) rmSync(join(root, sub, f), { force: true });
   }
 }
-
 
 function countReasons(results: DocumentResult[]): Partial<Record<PlanReason, number>> {
   const out: Partial<Record<PlanReason, number>> = {};

@@ -3,21 +3,21 @@
 // Documents own disjoint folders, so workers can write them in parallel.
 
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "../catalog.js";
 import { CitedText } from "../citation/cited-text.js";
-import { type DocIndex, type IndexProblem, XmlSyntaxError, indexDocument } from "../citation/indexer.js";
+import { type DocIndex, type IndexProblem, indexDocument, XmlSyntaxError } from "../citation/indexer.js";
 import { teiHeaderFromText } from "../metadata/tei-header.js";
+import { readBytesOr, readJsonOr } from "../read-files.js";
 import { renderDocument } from "../render/document.js";
 import type { DtsResponse } from "../render/response.js";
-import { INDEX_FILE, MANIFEST, SIBLING_SUFFIX, documentFolder, navigationFolder, requestToPath } from "../tree/layout.js";
 import { documentResponses, textlessResponses } from "../responses.js";
 import type { Site } from "../site.js";
+import { documentFolder, INDEX_FILE, MANIFEST, navigationFolder, requestToPath, SIBLING_SUFFIX } from "../tree/layout.js";
 import { indexFromJson, indexToJson } from "../tree/stored-data.js";
 import { type FileSink, TreeWriter } from "../tree/tree-writer.js";
 import { type DocumentPlan, type PlanFacts, type PlanReason, planDocument } from "./plan.js";
-import { readBytesOr, readJsonOr } from "../read-files.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
 export const OUTPUT_VERSION = 2;
@@ -59,9 +59,11 @@ export interface DocumentResult {
 }
 
 export function sourceHash(site: Site, source: Uint8Array): string {
-  return createHash("sha1").update(`${OUTPUT_VERSION}\n${JSON.stringify(site)}\n`).update(source).digest("hex");
+  return createHash("sha1")
+    .update(`${OUTPUT_VERSION}\n${JSON.stringify(site)}\n`)
+    .update(source)
+    .digest("hex");
 }
-
 
 /** The build record of a document in an existing tree, if any. */
 export function readBuildRecord(root: string, id: string): DocumentResult | null {
@@ -84,7 +86,12 @@ export function writeDocument(site: Site, root: string, task: DocumentTask, inPl
  * source changed, the one case the plan needs them) the index the tree was built from and the
  * index of the new source. What the caller already holds (`change`) is not read again.
  */
-export function rewriteDocument(site: Site, root: string, task: DocumentTask, change: KnownChange = {}): { result: DocumentResult; plan: DocumentPlan } {
+export function rewriteDocument(
+  site: Site,
+  root: string,
+  task: DocumentTask,
+  change: KnownChange = {},
+): { result: DocumentResult; plan: DocumentPlan } {
   const source = change.next?.source ?? readBytesOr(task.file);
   const hash = source ? sourceHash(site, source) : "";
   const record = change.record !== undefined ? change.record : readBuildRecord(root, task.id);
@@ -108,7 +115,15 @@ export function rewriteDocument(site: Site, root: string, task: DocumentTask, ch
 }
 
 /** Renders every response of a document (its text indexed here unless `known`). */
-function renderAll(site: Site, root: string, task: DocumentTask, inPlace: boolean, source: Uint8Array | null, known?: KnownSource, sink?: FileSink): DocumentResult {
+function renderAll(
+  site: Site,
+  root: string,
+  task: DocumentTask,
+  inPlace: boolean,
+  source: Uint8Array | null,
+  known?: KnownSource,
+  sink?: FileSink,
+): DocumentResult {
   const hash = source ? sourceHash(site, source) : "";
   const writer = new TreeWriter(root, { atomic: inPlace, sink });
   const warnings: Warning[] = [];
@@ -121,7 +136,11 @@ function renderAll(site: Site, root: string, task: DocumentTask, inPlace: boolea
     for (const stored of documentResponses(site, text)) writer.write(stored);
     writer.writeData(`${documentFolder(task.id)}/${INDEX_FILE}`, indexToJson(text.index));
     summary = { hasText: true, maxCiteDepth: text.index.maxCiteDepth, citeStructure: text.index.citeStructure };
-    header = teiHeaderFromText(Buffer.from(source!.buffer, source!.byteOffset, source!.length).toString("utf8"), task.file, warnings).dublinCore;
+    header = teiHeaderFromText(
+      Buffer.from(source!.buffer, source!.byteOffset, source!.length).toString("utf8"),
+      task.file,
+      warnings,
+    ).dublinCore;
     passages = text.units.length;
   } else {
     const unreadable = read && !(read instanceof CitedText) ? read : undefined;

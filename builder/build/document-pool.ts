@@ -7,9 +7,9 @@ import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type DocumentResult, type DocumentTask, writeDocument } from "./document-output.js";
 import type { Site } from "../site.js";
 import { DiskSink, type PackedFiles, writePacked } from "../tree/tree-writer.js";
+import { type DocumentResult, type DocumentTask, writeDocument } from "./document-output.js";
 
 export interface PoolOptions {
   inPlace: boolean;

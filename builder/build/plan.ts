@@ -67,7 +67,8 @@ export function sameStructure(a: DocIndex, b: DocIndex): boolean {
   for (let i = 0; i < a.units.length; i++) {
     const x = a.units[i];
     const y = b.units[i];
-    if (x.ref !== y.ref || x.level !== y.level || x.parent !== y.parent || x.element !== y.element || x.citeType !== y.citeType) return false;
+    if (x.ref !== y.ref || x.level !== y.level || x.parent !== y.parent || x.element !== y.element || x.citeType !== y.citeType)
+      return false;
   }
   for (let i = 0; i < a.elements.length; i++) {
     const x = a.elements[i];

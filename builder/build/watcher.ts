@@ -3,13 +3,13 @@
 // save in several steps) is one rebuild. A changed TEI file rebuilds that document; a changed
 // metadata file, or a file added or removed, rebuilds the catalogue and whatever changed.
 
-import { watch, type FSWatcher } from "chokidar";
 import { basename, resolve, sep } from "node:path";
+import { type FSWatcher, watch } from "chokidar";
 import { count } from "../count.js";
-import type { BuildReport } from "./build.js";
-import { type DocumentRebuild, type Stale, type Workspace, staleAfter } from "./workspace.js";
 import { isTemporary } from "../metadata/walk.js";
+import type { BuildReport } from "./build.js";
 import type { DocumentLocks } from "./locks.js";
+import { type DocumentRebuild, type Stale, staleAfter, type Workspace } from "./workspace.js";
 
 export interface WatchReport {
   /** "documents": only TEI files of known documents changed; "corpus": the catalogue was reloaded. */

@@ -2,17 +2,17 @@
 // `dts watch`), so that after a change only what it touches is rebuilt.
 
 import { resolve } from "node:path";
-import { type BuildReport, build } from "./build.js";
-import { type Library, type ResourceNode, fillFromHeader } from "../catalog.js";
-import { type DocumentResult, type KnownChange, documentTask, readBuildRecord, rewriteDocument } from "./document-output.js";
+import { fillFromHeader, type Library, type ResourceNode } from "../catalog.js";
 import type { HostOptions } from "../hosts/host-files.js";
 import { loadCatalog } from "../metadata/load.js";
 import type { DocumentMethod } from "../render/service.js";
-import { CATALOG_FILE } from "../tree/layout.js";
-import { collectionResponses, } from "../responses.js";
+import { collectionResponses } from "../responses.js";
 import type { Site } from "../site.js";
+import { CATALOG_FILE } from "../tree/layout.js";
 import { libraryToJson } from "../tree/stored-data.js";
-import { TreeWriter, bumpGeneration } from "../tree/tree-writer.js";
+import { bumpGeneration, TreeWriter } from "../tree/tree-writer.js";
+import { type BuildReport, build } from "./build.js";
+import { type DocumentResult, documentTask, type KnownChange, readBuildRecord, rewriteDocument } from "./document-output.js";
 import type { DocumentPlan } from "./plan.js";
 
 export interface WorkspaceOptions {
@@ -66,7 +66,13 @@ export class Workspace {
 
   /** Brings the tree up to date with the corpus (an incremental build) and keeps the catalogue. */
   static async open(options: WorkspaceOptions): Promise<{ workspace: Workspace; report: BuildReport }> {
-    const report = await build({ corpus: options.corpus, out: options.dist, site: options.site, methods: options.methods, hosts: options.hosts });
+    const report = await build({
+      corpus: options.corpus,
+      out: options.dist,
+      site: options.site,
+      methods: options.methods,
+      hosts: options.hosts,
+    });
     const workspace = new Workspace(options, await Workspace.loadLibrary(options));
     return { workspace, report };
   }
@@ -147,6 +153,4 @@ export class Workspace {
     writer.flush();
     return writer.files;
   }
-
-
 }

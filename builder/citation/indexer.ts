@@ -3,11 +3,11 @@
 // plus the start and end tags of their ancestors, so that any passage or range can be cut
 // from the source bytes without re-serialising anything.
 
-import { type OpenTag, XmlSyntaxError, attr, lineColumn, scanXml } from "../xml/scan.js";
+import { attr, lineColumn, type OpenTag, scanXml, XmlSyntaxError } from "../xml/scan.js";
 import {
+  type CitationScheme,
   type CiteNode,
   type CiteStructureJson,
-  type CitationScheme,
   DeclarationCollector,
   declaredCiteStructure,
   fallbackScheme,
@@ -124,9 +124,7 @@ export function indexDocument(source: Uint8Array): IndexResult {
         return;
       }
       const ref = context ? context.ref + node.delim + value : value;
-      const citeType = node.typeFromElement
-        ? (attr(tag, "subtype") ?? attr(tag, "type") ?? elementType(tag.local))
-        : node.citeType;
+      const citeType = node.typeFromElement ? (attr(tag, "subtype") ?? attr(tag, "type") ?? elementType(tag.local)) : node.citeType;
       // Below a duplicate, units stay unregistered too: they would repeat the first's children.
       if (context?.unit === -1) {
         open.push({ node, ref, unit: -1, depth });
@@ -135,7 +133,10 @@ export function indexDocument(source: Uint8Array): IndexResult {
       if (byRef.has(ref)) {
         duplicates.set(ref, (duplicates.get(ref) ?? 0) + 1);
         if (duplicates.size <= 5 && duplicates.get(ref) === 1) {
-          at(tag.start, `duplicate reference "${ref}": the first occurrence is the one served; this one and the units inside it are not citable on their own`);
+          at(
+            tag.start,
+            `duplicate reference "${ref}": the first occurrence is the one served; this one and the units inside it are not citable on their own`,
+          );
         }
         open.push({ node, ref, unit: -1, depth });
         return;
@@ -230,11 +231,9 @@ export function indexDocument(source: Uint8Array): IndexResult {
 
 export { XmlSyntaxError };
 
-
 function elementType(local: string): string {
   return local === "l" ? "line" : local === "p" ? "paragraph" : "section";
 }
-
 
 function escapeAttr(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");

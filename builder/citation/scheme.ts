@@ -3,15 +3,8 @@
 // `div[@n]`, `l[@n]`, `p[@n]`. This is the only place that interprets declarations.
 
 import { count } from "../count.js";
-import { type OpenTag, attr } from "../xml/scan.js";
-import {
-  type Step,
-  XPathError,
-  capturedAttribute,
-  compilePath,
-  maxCapture,
-  stepCapturing,
-} from "./xpath.js";
+import { attr, type OpenTag } from "../xml/scan.js";
+import { capturedAttribute, compilePath, maxCapture, type Step, stepCapturing, XPathError } from "./xpath.js";
 
 /** One level of a citation tree: how to find its units and how to name them. */
 export interface CiteNode {
@@ -131,9 +124,7 @@ export function readScheme(raw: RawDeclarations): CitationScheme {
       return { ...fallbackScheme([`citeStructure not understood (${e.message}); using div/l/p[@n]`]), offset: withStructures.offset };
     }
   }
-  const cts =
-    raw.refsDecls.find((d) => d.n === "CTS" && d.patterns.length > 0) ??
-    raw.refsDecls.find((d) => d.patterns.length > 0);
+  const cts = raw.refsDecls.find((d) => d.n === "CTS" && d.patterns.length > 0) ?? raw.refsDecls.find((d) => d.patterns.length > 0);
   if (cts) {
     try {
       return { ...fromCRefPatterns(cts.patterns), offset: cts.offset };

@@ -4,7 +4,7 @@
 // predicates over attributes (`@n='$1'`, `@type="x"`, `@n`), `self::name`, `and`, `or`,
 // `not(...)`. Anything else is rejected with a message, so the caller can warn.
 
-import { type OpenTag, attr } from "../xml/scan.js";
+import { attr, type OpenTag } from "../xml/scan.js";
 
 export const TEI_NS = "http://www.tei-c.org/ns/1.0";
 
@@ -106,9 +106,7 @@ function parsePredicate(text: string, whole: string): Predicate {
   if (m) {
     const value = m[2] ?? m[3];
     const capture = /^\$(\d+)$/.exec(value);
-    return capture
-      ? { kind: "attr", name: m[1], capture: Number(capture[1]) }
-      : { kind: "attr", name: m[1], equals: value };
+    return capture ? { kind: "attr", name: m[1], capture: Number(capture[1]) } : { kind: "attr", name: m[1], equals: value };
   }
   m = /^@([\w.:-]+)$/.exec(text);
   if (m) return { kind: "attr", name: m[1] };
@@ -130,12 +128,7 @@ function splitTopLevel(text: string, word: string): string[] {
     if (c === "'" || c === '"') quote = c;
     else if (c === "(" || c === "[") depth++;
     else if (c === ")" || c === "]") depth--;
-    else if (
-      depth === 0 &&
-      text.startsWith(word, i) &&
-      /\s/.test(text[i - 1] ?? "") &&
-      /\s/.test(text[i + word.length] ?? "")
-    ) {
+    else if (depth === 0 && text.startsWith(word, i) && /\s/.test(text[i - 1] ?? "") && /\s/.test(text[i + word.length] ?? "")) {
       parts.push(text.slice(last, i).trim());
       last = i + word.length;
     }
@@ -159,13 +152,7 @@ export function maxCapture(path: CompiledPath): number {
 /** Index of the step whose predicates capture `$n`, or -1. */
 export function stepCapturing(path: CompiledPath, n: number): number {
   const has = (p: Predicate): boolean =>
-    p.kind === "attr"
-      ? p.capture === n
-      : p.kind === "not"
-        ? has(p.arg)
-        : p.kind === "self"
-          ? false
-          : p.args.some(has);
+    p.kind === "attr" ? p.capture === n : p.kind === "not" ? has(p.arg) : p.kind === "self" ? false : p.args.some(has);
   return path.steps.findIndex((s) => s.predicates.some(has));
 }
 
@@ -185,7 +172,6 @@ function elementNameMatches(local: string | null, tag: OpenTag): boolean {
   if (local !== null && tag.local !== local) return false;
   return tag.uri === TEI_NS || tag.uri === "";
 }
-
 
 function predicateHolds(p: Predicate, tag: OpenTag): boolean {
   switch (p.kind) {

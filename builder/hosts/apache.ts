@@ -10,10 +10,18 @@
 // Everything else, including direct requests for the tree's files, goes to `dts serve`.
 
 import { join } from "node:path";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import type { DtsRequest } from "../request.js";
 import { splitTreePath } from "../tree/layout.js";
-import { type HostContext, type HostResult, type HostRules, TYPE_BY_EXTENSION, TextSink, regexLiteral, typedByExtension } from "./common.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
+import {
+  type HostContext,
+  type HostResult,
+  type HostRules,
+  regexLiteral,
+  TextSink,
+  TYPE_BY_EXTENSION,
+  typedByExtension,
+} from "./common.js";
 import { requestTargets, valueSpellings } from "./queries.js";
 import type { StoredEntry } from "./stored.js";
 
@@ -76,7 +84,9 @@ export class ApacheRules implements HostRules {
       // Matched on the URL path: the tree's root without a slash reaches the rules as a file path.
       const url = `${this.ctx.site.basePath}/${endpointPath(req)}`;
       const pattern = req.kind === "entry" ? `^${regexLiteral(this.ctx.site.basePath)}/?$` : `^${regexLiteral(url)}$`;
-      this.root.push(`RewriteCond %{REQUEST_URI} ${pattern}\nRewriteCond %{QUERY_STRING} ^$\nRewriteRule ^ ${name} [END,E=${STATIC_ENV}:1]\n${fileBlock}`);
+      this.root.push(
+        `RewriteCond %{REQUEST_URI} ${pattern}\nRewriteCond %{QUERY_STRING} ^$\nRewriteRule ^ ${name} [END,E=${STATIC_ENV}:1]\n${fileBlock}`,
+      );
       this.rules++;
     } else {
       let f = this.folders.get(folder);

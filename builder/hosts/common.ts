@@ -6,7 +6,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Warning } from "../catalog.js";
 import type { Site } from "../site.js";
-import { TEI_TYPE, JSONLD_TYPE } from "../wire.js";
+import { JSONLD_TYPE, TEI_TYPE } from "../wire.js";
 import type { StoredEntry } from "./stored.js";
 
 export const HOSTS = ["nginx", "apache", "netlify", "cloudflare"] as const;

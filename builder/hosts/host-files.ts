@@ -4,13 +4,13 @@
 
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIBLING_SUFFIX, splitTreePath } from "../tree/layout.js";
 import type { Warning } from "../catalog.js";
 import type { Site } from "../site.js";
+import { SIBLING_SUFFIX, splitTreePath } from "../tree/layout.js";
 import { DEFAULT_MAX_BODY } from "../wire.js";
 import { ApacheRules, HTACCESS } from "./apache.js";
 import { CloudflareRules } from "./cloudflare.js";
-import { HOSTS, type HostContext, type HostName, type HostResult, type HostRules, HOSTS_FOLDER, type TreeFacts } from "./common.js";
+import { HOSTS, HOSTS_FOLDER, type HostContext, type HostName, type HostResult, type HostRules, type TreeFacts } from "./common.js";
 import { NetlifyRules } from "./netlify.js";
 import { NginxRules } from "./nginx.js";
 import { type CompressReport, precompressTree } from "./precompress.js";

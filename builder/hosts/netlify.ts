@@ -8,10 +8,10 @@
 import { appendFileSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Warning } from "../catalog.js";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
-import { type HostContext, type HostResult, type HostRules, HOSTS_FOLDER, TextSink, type TreeFacts, packageModule } from "./common.js";
-import { LIMITS, checkLimit } from "./limits.js";
 import { requestUrl } from "../urls.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
+import { HOSTS_FOLDER, type HostContext, type HostResult, type HostRules, packageModule, TextSink, type TreeFacts } from "./common.js";
+import { checkLimit, LIMITS } from "./limits.js";
 import type { StoredEntry } from "./stored.js";
 
 export const NETLIFY_FOLDER = `${HOSTS_FOLDER}/netlify`;
@@ -46,10 +46,16 @@ ${Object.entries(CORS_HEADERS)
     const url = requestUrl(this.ctx.site, stored.request);
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    const params = q < 0 ? [] : url.slice(q + 1).split("&").map((p) => {
-      const [k, v] = p.split("=");
-      return `${k}=${redirectValue(v)}`;
-    });
+    const params =
+      q < 0
+        ? []
+        : url
+            .slice(q + 1)
+            .split("&")
+            .map((p) => {
+              const [k, v] = p.split("=");
+              return `${k}=${redirectValue(v)}`;
+            });
     const froms = stored.request.kind === "entry" && path !== "/" ? [path, `${path}/`] : [path];
     for (const from of froms) {
       this.redirects[Math.min(3, params.length)].write(`${[from, ...params, `/${stored.path}`, `${status}!`].join(" ")}\n`);
@@ -99,7 +105,10 @@ export const config = {
       checkLimit(join(this.ctx.out, tree.fullest.path), "netlify", tree.fullest.files, LIMITS.netlifyFilesPerFolder, tree.fullest.path),
     ].filter((w): w is Warning => w !== null);
     if (!base) {
-      warnings.push({ file: file("_redirects"), message: "netlify: the Edge Function needs a base path (--base-path), so that its reads of the tree do not come back to it" });
+      warnings.push({
+        file: file("_redirects"),
+        message: "netlify: the Edge Function needs a base path (--base-path), so that its reads of the tree do not come back to it",
+      });
     }
     return {
       host: "netlify",

@@ -14,16 +14,16 @@
 // case goes upstream.
 
 import { join } from "node:path";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import { linkHeader } from "../urls.js";
+import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
 import {
+  HOSTS_FOLDER,
   type HostContext,
   type HostResult,
   type HostRules,
-  HOSTS_FOLDER,
-  TYPE_BY_EXTENSION,
-  TextSink,
   regexLiteral,
+  TextSink,
+  TYPE_BY_EXTENSION,
   typedByExtension,
 } from "./common.js";
 import { hostErrorBodies, hostErrors } from "./host-errors.js";
@@ -224,7 +224,10 @@ upstream dts_dynamic {
     // A location with error_page lines of its own inherits none: each lists nginx's errors again,
     // after its own (the first line naming a status wins).
     const ownErrors = (indent: string, except: number[] = []): string =>
-      errorPages.filter((line) => !except.some((s) => line.startsWith(`error_page ${s} `))).map((line) => `${indent}${line}\n`).join("");
+      errorPages
+        .filter((line) => !except.some((s) => line.startsWith(`error_page ${s} `)))
+        .map((line) => `${indent}${line}\n`)
+        .join("");
     const bodyLimit = `client_max_body_size ${this.ctx.maxBody};`;
     const base = this.ctx.site.basePath || "/";
     const headers = [
@@ -250,8 +253,8 @@ location ^~ ${base} {
     if ($dts_file = "") { return 418; }
     if ($request_uri != $dts_key) { return 418; }
 ${errors.length ? `    # Stored error responses: the status, with the stored body.\n    error_page ${errors.join(" ")} ${TREE_LOCATION}$dts_file;\n` : ""}${errors
-        .map((s) => `    if ($dts_status = ${s}) { return ${s}; }\n`)
-        .join("")}${ownErrors("    ", errors)}    rewrite ^ ${TREE_LOCATION}$dts_file? last;
+  .map((s) => `    if ($dts_status = ${s}) { return ${s}; }\n`)
+  .join("")}${ownErrors("    ", errors)}    rewrite ^ ${TREE_LOCATION}$dts_file? last;
 }
 
 location ^~ ${TREE_LOCATION} {
@@ -322,7 +325,12 @@ ${
       served: this.served,
       rules: this.keys,
       warnings: this.skipped
-        ? [{ file: join(this.ctx.out, NGINX_FOLDER, "dts-http.conf"), message: `nginx: ${this.skipped} stored responses are left to dts serve (a status or value nginx cannot send literally)` }]
+        ? [
+            {
+              file: join(this.ctx.out, NGINX_FOLDER, "dts-http.conf"),
+              message: `nginx: ${this.skipped} stored responses are left to dts serve (a status or value nginx cannot send literally)`,
+            },
+          ]
         : [],
     };
   }

@@ -3,12 +3,11 @@
 // without compressing on every request. Only responses listed in a manifest are compressed;
 // a sibling is kept only when it saves space, and is rewritten only when older than its file.
 
-import { readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { SIBLING_SUFFIX } from "../tree/layout.js";
-import { MANIFEST } from "../tree/layout.js";
+import { MANIFEST, SIBLING_SUFFIX } from "../tree/layout.js";
 import type { Manifest } from "../tree/tree-writer.js";
 import { HOSTS_FOLDER } from "./common.js";
 
@@ -29,7 +28,8 @@ function* manifestFolders(root: string, folder = ""): Generator<string> {
   const entries = readdirSync(join(root, folder), { withFileTypes: true });
   if (entries.some((e) => e.isFile() && e.name === MANIFEST)) yield folder;
   for (const e of entries) {
-    if (e.isDirectory() && !(folder === "" && e.name === HOSTS_FOLDER)) yield* manifestFolders(root, folder ? `${folder}/${e.name}` : e.name);
+    if (e.isDirectory() && !(folder === "" && e.name === HOSTS_FOLDER))
+      yield* manifestFolders(root, folder ? `${folder}/${e.name}` : e.name);
   }
 }
 

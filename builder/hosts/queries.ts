@@ -6,8 +6,8 @@
 // answers them the same way.
 
 import { type DtsRequest, parseRequest } from "../request.js";
-import { requestToPath } from "../tree/layout.js";
 import type { Site } from "../site.js";
+import { requestToPath } from "../tree/layout.js";
 import { encodeQueryValue, requestUrl } from "../urls.js";
 
 /** How a client may write a query value. */

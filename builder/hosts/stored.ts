@@ -4,11 +4,11 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseOr, readJsonOr, readTextOr } from "../read-files.js";
 import type { DtsRequest } from "../request.js";
-import { CATALOG_FILE, INDEX_FILE, MANIFEST, documentFolder, requestToPath, splitTreePath } from "../tree/layout.js";
+import { CATALOG_FILE, documentFolder, INDEX_FILE, MANIFEST, requestToPath, splitTreePath } from "../tree/layout.js";
 import { indexFromJson, libraryFromJson } from "../tree/stored-data.js";
 import type { Manifest, ManifestEntry } from "../tree/tree-writer.js";
-import { parseOr, readJsonOr, readTextOr } from "../read-files.js";
 
 export interface StoredEntry {
   request: DtsRequest;
@@ -16,8 +16,6 @@ export interface StoredEntry {
   path: string;
   entry: ManifestEntry;
 }
-
-
 
 /**
  * Every stored response of the tree at `root`, one document at a time (a large corpus has
@@ -74,10 +72,7 @@ export function* storedEntries(root: string): Generator<StoredEntry> {
       continue;
     }
     const depth = index.maxCiteDepth;
-    const downs = (from: number): (number | "max")[] => [
-      ...Array.from({ length: Math.max(1, depth - from) }, (_, i) => i + 1),
-      "max",
-    ];
+    const downs = (from: number): (number | "max")[] => [...Array.from({ length: Math.max(1, depth - from) }, (_, i) => i + 1), "max"];
     yield* keep(downs(0).map((down) => ({ kind: "navigation", id, down }) as DtsRequest));
     for (const unit of index.units) yield* keep([{ kind: "document", id, ref: unit.ref }]);
     for (const unit of index.units) {

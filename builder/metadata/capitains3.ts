@@ -4,7 +4,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { CatalogNode, CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
-import { addNode, link, type LoadContext, parseListedFile } from "./context.js";
+import { addNode, type LoadContext, link, parseListedFile } from "./context.js";
 import { addDc, cleanText, DC_NS, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
 import { childrenNamed, firstChild, lineColumnAt, lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
@@ -35,10 +35,14 @@ export async function loadCapitainsFiles(files: string[], ctx: LoadContext): Pro
   const queue = [...files];
   while (queue.length > 0) {
     const batch = queue.splice(0).filter((f) => !byFile.has(f));
-    const sources = await mapLimit(batch, OPEN_FILES, async (file): Promise<Source> => ({
-      file,
-      text: await readFile(file, "utf8"),
-    }));
+    const sources = await mapLimit(
+      batch,
+      OPEN_FILES,
+      async (file): Promise<Source> => ({
+        file,
+        text: await readFile(file, "utf8"),
+      }),
+    );
     for (const src of sources) {
       if (!byFile.has(src.file)) byFile.set(src.file, readCapitainsFile(src, ctx, slots));
     }
@@ -103,7 +107,9 @@ function readCapitainsFile(src: Source, ctx: LoadContext, slots: Map<string, Mem
   }
   const node = readCollection(root, src, ctx, slots);
   if (!node) return undefined;
-  const declaredParents = childrenNamed(root, CAPITAINS_NS, "parent").map((p) => cleanText(p.text)).filter(Boolean);
+  const declaredParents = childrenNamed(root, CAPITAINS_NS, "parent")
+    .map((p) => cleanText(p.text))
+    .filter(Boolean);
   return { id: node.id, declaredParents };
 }
 
@@ -137,12 +143,7 @@ function readCommon(el: XmlElement, src: Source, ctx: LoadContext): CommonMetada
   return { id, title, ...(description ? { description } : {}), ...withMetadata(dc, ext) };
 }
 
-function readCollection(
-  el: XmlElement,
-  src: Source,
-  ctx: LoadContext,
-  slots: Map<string, MemberSlot[]>,
-): CollectionNode | undefined {
+function readCollection(el: XmlElement, src: Source, ctx: LoadContext, slots: Map<string, MemberSlot[]>): CollectionNode | undefined {
   const common = readCommon(el, src, ctx);
   if (!common) return undefined;
   const node: CollectionNode = { kind: "collection", ...common, parents: [], children: [] };
@@ -178,7 +179,6 @@ function readReadable(el: XmlElement, rawPath: string | undefined, src: Source, 
   ctx.referenced.add(file);
   return node;
 }
-
 
 // Identifiers are element text here, not attributes; find the line of the last `<identifier>id`
 // (for a duplicate inside one file, the last one is the one skipped).

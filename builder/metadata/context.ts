@@ -1,6 +1,6 @@
 // State shared by the loaders while one catalog is being built.
 import type { CatalogNode, CollectionNode, Warning } from "../catalog.js";
-import { type XmlElement, parseXml } from "./xml.js";
+import { parseXml, type XmlElement } from "./xml.js";
 
 export interface LoadContext {
   nodes: Map<string, CatalogNode>;

@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
-import { addNode, compareIds, link, type LoadContext, parseListedFile } from "./context.js";
+import { addNode, compareIds, type LoadContext, link, parseListedFile } from "./context.js";
 import { addDc, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
 import { lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
@@ -42,10 +42,14 @@ function structuredBlocks(el: XmlElement): XmlElement[] {
  * textgroup no file declares.
  */
 export async function loadCtsFiles(files: string[], ctx: LoadContext): Promise<string[]> {
-  const sources = await mapLimit(files, OPEN_FILES, async (file): Promise<Source> => ({
-    file,
-    text: await readFile(file, "utf8"),
-  }));
+  const sources = await mapLimit(
+    files,
+    OPEN_FILES,
+    async (file): Promise<Source> => ({
+      file,
+      text: await readFile(file, "utf8"),
+    }),
+  );
   const groups: { el: XmlElement; src: Source }[] = [];
   const works: WorkEntry[] = [];
   for (const src of sources) {
@@ -69,7 +73,10 @@ export async function loadCtsFiles(files: string[], ctx: LoadContext): Promise<s
     const node = readTextgroup(el, src, ctx);
     if (!node) continue;
     topLevel.push(node.id);
-    groupNames.set(node.id, ctsChildren(el, "groupname").map((n) => dcValueOf(n.text, xmlLang(n))));
+    groupNames.set(
+      node.id,
+      ctsChildren(el, "groupname").map((n) => dcValueOf(n.text, xmlLang(n))),
+    );
   }
   const touched = new Set<CollectionNode>();
   for (const entry of works) {
@@ -207,18 +214,10 @@ export function textFileStem(urn: string): string {
   return parts.length >= 4 ? parts[3] : parts[parts.length - 1];
 }
 
-function readStructured(
-  el: XmlElement,
-  dc: DublinCore,
-  ext: Record<string, DcValue[]>,
-  src: Source,
-  urn: string,
-  ctx: LoadContext,
-): void {
+function readStructured(el: XmlElement, dc: DublinCore, ext: Record<string, DcValue[]>, src: Source, urn: string, ctx: LoadContext): void {
   for (const block of structuredBlocks(el)) {
     readStructuredMetadata(block, dc, ext, (message) =>
       ctx.warnings.push({ file: src.file, line: lineOfAttribute(src.text, "urn", urn), message: `${urn}: ${message}` }),
     );
   }
 }
-

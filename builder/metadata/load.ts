@@ -6,7 +6,7 @@ import { CorpusError } from "../catalog.js";
 import { loadCapitainsFiles } from "./capitains3.js";
 import { compareIds, link, newContext } from "./context.js";
 import { loadCtsFiles } from "./cts.js";
-import { COLLECTION_FILE, readRootCollectionJson, ROOT_ID, ROOT_TITLE } from "./json-meta.js";
+import { COLLECTION_FILE, ROOT_ID, ROOT_TITLE, readRootCollectionJson } from "./json-meta.js";
 import { loadNativeCatalog } from "./native.js";
 import { CAPITAINS_FILE, CTS_FILE, isMetadataFile, listCorpusFiles } from "./walk.js";
 
@@ -48,8 +48,14 @@ async function loadCapitainsCatalog(dir: string, files: string[]): Promise<Catal
   // The root goes in first so that a record reusing its id is the one reported and skipped.
   ctx.nodes.set(root.id, root);
 
-  const ctsTop = await loadCtsFiles(files.filter((f) => basename(f) === CTS_FILE), ctx);
-  const capitainsTop = await loadCapitainsFiles(files.filter((f) => basename(f) === CAPITAINS_FILE), ctx);
+  const ctsTop = await loadCtsFiles(
+    files.filter((f) => basename(f) === CTS_FILE),
+    ctx,
+  );
+  const capitainsTop = await loadCapitainsFiles(
+    files.filter((f) => basename(f) === CAPITAINS_FILE),
+    ctx,
+  );
   for (const id of [...ctsTop, ...capitainsTop].sort(compareIds)) {
     const node = ctx.nodes.get(id);
     if (node) link(root, node);

@@ -4,8 +4,8 @@ import { readdir } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import type { Catalog, CollectionNode, DcValue, DublinCore, ResourceNode, Warning } from "../catalog.js";
 import { CorpusError } from "../catalog.js";
-import { addNode, compareIds, link, newContext, type LoadContext } from "./context.js";
-import { COLLECTION_FILE, readJsonMeta, readRootCollectionJson, ROOT_ID, ROOT_TITLE, type JsonMeta } from "./json-meta.js";
+import { addNode, compareIds, type LoadContext, link, newContext } from "./context.js";
+import { COLLECTION_FILE, type JsonMeta, ROOT_ID, ROOT_TITLE, readJsonMeta, readRootCollectionJson } from "./json-meta.js";
 import { readTeiHeader } from "./tei-header.js";
 import { isCorpusFile, mapLimit, OPEN_FILES } from "./walk.js";
 
@@ -41,7 +41,10 @@ async function loadFolder(dir: string, corpusDir: string, ctx: LoadContext): Pro
   };
   if (!addNode(ctx, node, join(dir, names.has(COLLECTION_FILE) ? COLLECTION_FILE : ""))) return undefined;
 
-  const folders = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort(compareIds);
+  const folders = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort(compareIds);
   for (const name of folders) {
     const sub = await loadFolder(join(dir, name), corpusDir, ctx);
     if (sub) link(node, sub);

@@ -27,7 +27,12 @@ export function teiHeaderFromText(text: string, file: string, warnings: Warning[
     // No header to read; still say so if the file is broken, since its listing relies on defaults.
     const error = wellFormednessError(text);
     if (error) {
-      warnings.push({ file, line: error.line, column: error.column, message: `not well-formed XML (${error.message}); listed with default metadata` });
+      warnings.push({
+        file,
+        line: error.line,
+        column: error.column,
+        message: `not well-formed XML (${error.message}); listed with default metadata`,
+      });
     }
     return { dublinCore: {} };
   }

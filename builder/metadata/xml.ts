@@ -17,9 +17,7 @@ export interface XmlElement {
   text: string;
 }
 
-export type XmlParseResult =
-  | { ok: true; root: XmlElement }
-  | { ok: false; line?: number; column?: number; message: string };
+export type XmlParseResult = { ok: true; root: XmlElement } | { ok: false; line?: number; column?: number; message: string };
 
 export const XML_NS = "http://www.w3.org/XML/1998/namespace";
 
@@ -126,12 +124,7 @@ export function lineColumnAt(text: string, index: number): { line: number; colum
  * Line of an attribute `name="value"` (either quote) in the source: the first occurrence, or the
  * last one (a duplicate record). The parser gives no positions, and a warning should point at a line.
  */
-export function lineOfAttribute(
-  text: string,
-  name: string,
-  value: string,
-  which: "first" | "last" = "first",
-): number | undefined {
+export function lineOfAttribute(text: string, name: string, value: string, which: "first" | "last" = "first"): number | undefined {
   const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const re = new RegExp(`\\s${name}\\s*=\\s*["']${escaped}["']`, "g");
   let index = -1;

@@ -3,11 +3,11 @@
 import type { UnreadableSource } from "../catalog.js";
 import type { CitedText } from "../citation/cited-text.js";
 import type { DocIndex } from "../citation/indexer.js";
-import type { Site } from "../site.js";
-import { DTS_NS, TEI_NS, TEI_TYPE } from "../wire.js";
-import { type LinkRel, collectionUrl, documentUrl, linkHeader, navigationUrl } from "../urls.js";
 import { DtsError } from "../error.js";
-import { type DtsResponse, jsonError, xmlError, renderError } from "./response.js";
+import type { Site } from "../site.js";
+import { collectionUrl, documentUrl, type LinkRel, linkHeader, navigationUrl } from "../urls.js";
+import { DTS_NS, TEI_NS, TEI_TYPE } from "../wire.js";
+import { type DtsResponse, jsonError, renderError, xmlError } from "./response.js";
 import { type Selection, select } from "./selection.js";
 
 export interface DocumentQuery {
@@ -141,7 +141,7 @@ export function fragment(index: DocIndex, source: Uint8Array, firstElement: numb
 
 function endOf(index: DocIndex, element: number): number {
   const el = index.elements[element];
-  return Math.max(el.closeEnd , el.startEnd);
+  return Math.max(el.closeEnd, el.startEnd);
 }
 
 /** Namespace declarations in force at an element, other than TEI as the default namespace. */

@@ -1,12 +1,12 @@
 // Navigation endpoint (1-draft2 shape): the units below the whole document, a passage or a
 // range, `down` levels deeper, optionally grouped (`groupBy`) and paged (`max`, `page`).
 
-import { count } from "../count.js";
 import type { CitedText } from "../citation/cited-text.js";
+import { count } from "../count.js";
+import { DtsError } from "../error.js";
 import type { DtsRequest } from "../request.js";
 import type { Site } from "../site.js";
 import { type LinkRel, navigationUrl, passageTemplate } from "../urls.js";
-import { DtsError } from "../error.js";
 import { type DtsResponse, jsonError, jsonResponse, renderError } from "./response.js";
 import { select } from "./selection.js";
 
@@ -80,7 +80,11 @@ export function renderNavigation(site: Site, q: NavigationQuery, text: CitedText
     const pages = Math.max(1, Math.ceil(members.length / q.max));
     const page = q.page ?? 1;
     if (page > pages) {
-      return jsonError(site, 404, `page ${page} is past the last page (${pages}) of ${count(members.length, "member")} at ${q.max} per page`);
+      return jsonError(
+        site,
+        404,
+        `page ${page} is past the last page (${pages}) of ${count(members.length, "member")} at ${q.max} per page`,
+      );
     }
     const pageUrl = (p: number): string => navigationUrl(site, text.id, { ...here, page: p });
     links.push(["first", pageUrl(1)]);

@@ -2,11 +2,11 @@
 // server send it. Error bodies are built here: XML for the Document endpoint, Hydra Status
 // JSON for the others.
 
-import type { Site } from "../site.js";
-import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_TYPE } from "../wire.js";
 import { type DtsError, reason } from "../error.js";
 import type { Endpoint } from "../request.js";
+import type { Site } from "../site.js";
 import { linkHeader } from "../urls.js";
+import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_TYPE } from "../wire.js";
 
 export interface DtsResponse {
   status: number;
@@ -47,7 +47,13 @@ export function xmlError(site: Site, status: number, description: string, title 
 
 /** The Collection and Navigation endpoints' error: a Hydra Status object. */
 export function jsonError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
-  const body = json({ "@context": HYDRA_CONTEXT, "@type": "Status", statusCode: status, title: visible(title), description: visible(description) });
+  const body = json({
+    "@context": HYDRA_CONTEXT,
+    "@type": "Status",
+    statusCode: status,
+    title: visible(title),
+    description: visible(description),
+  });
   return { status, type: JSONLD_TYPE, link: linkHeader(site), body };
 }
 
@@ -57,7 +63,13 @@ export function renderError(site: Site, endpoint: Endpoint | "unknown" | null, e
 }
 
 /** An error in the format of the endpoint it answers: XML for Document, Hydra Status JSON for the rest. */
-export function endpointError(site: Site, endpoint: Endpoint | "unknown" | null, status: number, description: string, title = reason(status)): DtsResponse {
+export function endpointError(
+  site: Site,
+  endpoint: Endpoint | "unknown" | null,
+  status: number,
+  description: string,
+  title = reason(status),
+): DtsResponse {
   return endpoint === "document" ? xmlError(site, status, description, title) : jsonError(site, status, description, title);
 }
 

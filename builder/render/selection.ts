@@ -1,9 +1,9 @@
 // Resolves `ref`, or `start` and `end`, against a document's index: the one place that
 // decides which units a request names and what is wrong when it names none.
 
+import type { CitedText } from "../citation/cited-text.js";
 import { count } from "../count.js";
 import { DtsError } from "../error.js";
-import type { CitedText } from "../citation/cited-text.js";
 
 export interface Selection {
   /** Citation level of the selected units. */
@@ -37,7 +37,10 @@ export function select(text: CitedText, p: { ref?: string; start?: string; end?:
   if (p.end !== undefined && b === undefined) return missing("end", p.end);
   if (a !== undefined && b !== undefined) {
     if (units[a].level !== units[b].level) {
-      return new DtsError(400, `start="${p.start}" (level ${units[a].level}) and end="${p.end}" (level ${units[b].level}) are not at the same citation level`);
+      return new DtsError(
+        400,
+        `start="${p.start}" (level ${units[a].level}) and end="${p.end}" (level ${units[b].level}) are not at the same citation level`,
+      );
     }
     if (units[a].start > units[b].start) {
       return new DtsError(400, `start="${p.start}" comes after end="${p.end}" in the document`);

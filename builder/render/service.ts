@@ -2,8 +2,8 @@
 // JSON-LD context with every term the responses use.
 
 import type { Site } from "../site.js";
-import { DTS_NS, HYDRA_CONTEXT, TEI_NS, TEI_TYPE, JSONLD_TYPE } from "../wire.js";
 import { collectionRoute, docsUrl, documentRoute, entryUrl, navigationRoute } from "../urls.js";
+import { DTS_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_NS, TEI_TYPE } from "../wire.js";
 import { type DtsResponse, jsonResponse } from "./response.js";
 
 export function renderEntry(site: Site): DtsResponse {
@@ -28,7 +28,10 @@ export const OPEN_RANGE =
   "start without end is an open range, from start to the last unit of its level; end without start, from the first unit of the level to end";
 const NO_OPEN_RANGE = "needs both start and end: no open range";
 
-const OPERATIONS: Record<DocumentMethod, { title: string; description?: string; expects?: string; returns: string; statusCodes: number[] }> = {
+const OPERATIONS: Record<
+  DocumentMethod,
+  { title: string; description?: string; expects?: string; returns: string; statusCodes: number[] }
+> = {
   GET: {
     title: "Read a whole document, one passage (ref) or a range (start, end)",
     description: `A range: ${OPEN_RANGE}.`,

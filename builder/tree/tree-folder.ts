@@ -4,11 +4,11 @@
 // inside the corpus. Anything else is refused with what is there and how to proceed: one
 // mistyped `--out` must never cost an edition its files.
 
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { readJsonOr } from "../read-files.js";
 import { DtsError } from "../error.js";
+import { readJsonOr } from "../read-files.js";
 
 /** Root record of a tree: the settings and output version it was built with. Its presence marks a folder as a tree. */
 export const TREE_RECORD = "_tree.json";
@@ -33,16 +33,28 @@ export interface TreeFolder {
 export function checkTreeFolder(corpus: string, out: string): TreeFolder {
   const path = realPath(out);
   const source = realPath(corpus);
-  if (path === source) throw refusal(`the output folder ${out} is the corpus folder: building there would replace the TEI sources. Choose another output folder (for example dist).`);
-  if (isInside(path, source)) throw refusal(`the output folder ${out} is inside the corpus ${corpus}: the tree would be read as part of the corpus, and building there risks its files. Choose an output folder outside the corpus.`);
-  if (isInside(source, path)) throw refusal(`the output folder ${out} contains the corpus ${corpus}: a build replaces its output folder, so the corpus would be deleted. Choose an output folder that does not contain the corpus.`);
+  if (path === source)
+    throw refusal(
+      `the output folder ${out} is the corpus folder: building there would replace the TEI sources. Choose another output folder (for example dist).`,
+    );
+  if (isInside(path, source))
+    throw refusal(
+      `the output folder ${out} is inside the corpus ${corpus}: the tree would be read as part of the corpus, and building there risks its files. Choose an output folder outside the corpus.`,
+    );
+  if (isInside(source, path))
+    throw refusal(
+      `the output folder ${out} contains the corpus ${corpus}: a build replaces its output folder, so the corpus would be deleted. Choose an output folder that does not contain the corpus.`,
+    );
   // The staging and set-aside siblings of the tree (`dist.building-…`, `dist.old-…`) are removed too.
   const sibling = relative(dirname(path), source).split(sep)[0];
   if (sibling.startsWith(`${basename(path)}.building-`) || sibling.startsWith(`${basename(path)}.old-`)) {
-    throw refusal(`the corpus ${corpus} is in a folder named like the temporary folders a build of ${out} creates and removes (${sibling}). Rename the corpus folder or choose another output folder.`);
+    throw refusal(
+      `the corpus ${corpus} is in a folder named like the temporary folders a build of ${out} creates and removes (${sibling}). Rename the corpus folder or choose another output folder.`,
+    );
   }
   if (!existsSync(path)) return { path, state: "absent" };
-  if (!statSync(path).isDirectory()) throw refusal(`the output folder ${out} is a file: a build writes a folder of responses there. Choose another output folder.`);
+  if (!statSync(path).isDirectory())
+    throw refusal(`the output folder ${out} is a file: a build writes a folder of responses there. Choose another output folder.`);
   const entries = readdirSync(path);
   if (entries.length === 0) return { path, state: "empty" };
   if (isTree(path)) return { path, state: "tree" };
@@ -91,7 +103,8 @@ function removeStaleSiblings(out: string): void {
     const m = new RegExp(`^${escapeRegExp(prefix)}\\.(?:building|old)-(\\d+)(?:-[0-9a-f]+)?$`).exec(name);
     if (!m || isAlive(Number(m[1]))) continue;
     const folder = join(dirname(out), name);
-    if (lstatSync(folder).isDirectory() && (isTree(folder) || readdirSync(folder).length === 0)) rmSync(folder, { recursive: true, force: true });
+    if (lstatSync(folder).isDirectory() && (isTree(folder) || readdirSync(folder).length === 0))
+      rmSync(folder, { recursive: true, force: true });
   }
 }
 

@@ -4,10 +4,10 @@
 import { mkdirSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
-import type { DtsResponse } from "../render/response.js";
-import { GENERATION_FILE, MANIFEST, requestToPath, splitTreePath } from "./layout.js";
-import type { StoredResponse } from "../responses.js";
 import { readBytesOr } from "../read-files.js";
+import type { DtsResponse } from "../render/response.js";
+import type { StoredResponse } from "../responses.js";
+import { GENERATION_FILE, MANIFEST, requestToPath, splitTreePath } from "./layout.js";
 
 export interface ManifestEntry {
   status: number;
@@ -162,5 +162,8 @@ function sameBytes(file: string, data: string | Uint8Array): boolean {
 
 /** Marks the tree at `root` as changed (see GENERATION_FILE), atomically. */
 export function bumpGeneration(root: string): void {
-  new TreeWriter(root, { atomic: true }).writeData(GENERATION_FILE, `${Date.now()}-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}\n`);
+  new TreeWriter(root, { atomic: true }).writeData(
+    GENERATION_FILE,
+    `${Date.now()}-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}\n`,
+  );
 }

@@ -53,8 +53,17 @@ export const MAX_DEPTH = 256;
 /** The input nests elements deeper than MAX_DEPTH. */
 export class XmlDepthError extends XmlSyntaxError {}
 
-const LT = 0x3c, GT = 0x3e, SLASH = 0x2f, BANG = 0x21, QUEST = 0x3f, EQ = 0x3d;
-const DQ = 0x22, SQ = 0x27, AMP = 0x26, LBRACKET = 0x5b, RBRACKET = 0x5d;
+const LT = 0x3c,
+  GT = 0x3e,
+  SLASH = 0x2f,
+  BANG = 0x21,
+  QUEST = 0x3f,
+  EQ = 0x3d;
+const DQ = 0x22,
+  SQ = 0x27,
+  AMP = 0x26,
+  LBRACKET = 0x5b,
+  RBRACKET = 0x5d;
 
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const decoder = new TextDecoder("utf-8");

@@ -4,7 +4,7 @@ import { readFile, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { fileTag } from "../etag.js";
 import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "../precompressed.js";
-import { type StoredFile, outsideTree } from "../storage.js";
+import { outsideTree, type StoredFile } from "../storage.js";
 
 export function diskStorage(root: string): PrecompressedStorage {
   const base = resolve(root);

@@ -1,7 +1,7 @@
 // The tree behind an HTTP fetch: a Worker's static-assets binding, or an edge function's own
 // site. Only "read this file" differs between runtimes; everything else is the reader's.
 
-import { type StoredFile, type TreeStorage, outsideTree } from "../storage.js";
+import { outsideTree, type StoredFile, type TreeStorage } from "../storage.js";
 
 /** Fetches a tree-relative path; a 404 means the file is not in the tree. */
 export type FetchFile = (path: string) => Promise<Response>;

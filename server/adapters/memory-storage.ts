@@ -3,7 +3,7 @@
 
 import { contentTag } from "../etag.js";
 import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "../precompressed.js";
-import { type StoredFile, outsideTree } from "../storage.js";
+import { outsideTree, type StoredFile } from "../storage.js";
 
 export function memoryStorage(files: Map<string, Uint8Array>): PrecompressedStorage {
   const storage: PrecompressedStorage = {

@@ -3,8 +3,8 @@
 // handler with its route; the tree is the site's publish directory.
 
 import type { Hono } from "hono";
-import { fetchStorage } from "./fetch-storage.js";
 import { openTree } from "../open-tree.js";
+import { fetchStorage } from "./fetch-storage.js";
 
 let origin = "";
 let app: Promise<Hono> | null = null;
@@ -14,7 +14,6 @@ let app: Promise<Hono> | null = null;
  * function's route is the API's base path only, so these fetches do not come back here.
  */
 const storage = fetchStorage((path) => fetch(new URL(`/${path}`, origin)));
-
 
 export default async function handler(request: Request): Promise<Response> {
   origin = new URL(request.url).origin;

@@ -4,8 +4,8 @@
 // wrangler configuration that bundles this module.
 
 import type { Hono } from "hono";
-import { fetchStorage } from "./fetch-storage.js";
 import { openTree } from "../open-tree.js";
+import { fetchStorage } from "./fetch-storage.js";
 
 export interface WorkerEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };

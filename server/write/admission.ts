@@ -3,10 +3,10 @@
 // A refused body is never read (the connection is closed instead), and a client that asked
 // `Expect: 100-continue` gets no 100 for a request that will be refused.
 
-import { type MethodPolicy, crossOriginRefusal } from "../cors.js";
+import { DtsError } from "../../builder/error.js";
+import { crossOriginRefusal, type MethodPolicy } from "../cors.js";
 import { checkToken } from "./auth.js";
 import { FailureLimiter } from "./rate-limit.js";
-import { DtsError } from "../../builder/error.js";
 
 /** Shorter tokens are refused at start: they can be guessed. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -58,7 +58,9 @@ export class WriteAdmission {
     if (foreign) return { error: new DtsError(403, foreign), wrongToken: false };
     const wait = this.limiter.retryAfter(client);
     if (wait > 0) {
-      const error = new DtsError(429, `Too many writes with a wrong token from this address; try again in ${wait} s.`, { headers: { "Retry-After": String(wait) } });
+      const error = new DtsError(429, `Too many writes with a wrong token from this address; try again in ${wait} s.`, {
+        headers: { "Retry-After": String(wait) },
+      });
       return { error, wrongToken: false };
     }
     const error = checkToken(token, url, headers);

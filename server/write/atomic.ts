@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { type FileHandle, chmod, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
+import { chmod, type FileHandle, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { temporaryName } from "../../builder/metadata/walk.js";
 
@@ -23,7 +23,10 @@ export async function writeFileAtomic(path: string, data: Uint8Array): Promise<v
     await handle.close();
     handle = null;
     // Keep the permissions of the file being replaced.
-    const mode = await stat(file).then((s) => s.mode & 0o7777, () => null);
+    const mode = await stat(file).then(
+      (s) => s.mode & 0o7777,
+      () => null,
+    );
     if (mode !== null) await chmod(temp, mode);
     await rename(temp, file);
   } catch (e) {

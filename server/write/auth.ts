@@ -5,7 +5,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { DtsError } from "../../builder/error.js";
 
-
 const digest = (value: string): Buffer => createHash("sha256").update(value, "utf8").digest();
 
 export const ENABLE_WRITES = "set DTS_TOKEN and start `dts serve --corpus <dir>`";
@@ -16,7 +15,10 @@ export const ENABLE_WRITES = "set DTS_TOKEN and start `dts serve --corpus <dir>`
  */
 export function checkToken(configured: string | undefined, url: URL, headers: Headers): DtsError | null {
   if (!configured) {
-    return new DtsError(403, `Writes are not enabled on this server: to enable POST, PUT and DELETE, ${ENABLE_WRITES}, then send the token as the token query parameter or as Authorization: Bearer.`);
+    return new DtsError(
+      403,
+      `Writes are not enabled on this server: to enable POST, PUT and DELETE, ${ENABLE_WRITES}, then send the token as the token query parameter or as Authorization: Bearer.`,
+    );
   }
   const given: string[] = [];
   const fromQuery = url.searchParams.getAll("token");
@@ -25,12 +27,16 @@ export function checkToken(configured: string | undefined, url: URL, headers: He
   if (authorization !== null) {
     const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!m) {
-      return new DtsError(401, "The Authorization header must be `Bearer <token>`.", { headers: { "WWW-Authenticate": 'Bearer realm="dts", error="invalid_request"' } });
+      return new DtsError(401, "The Authorization header must be `Bearer <token>`.", {
+        headers: { "WWW-Authenticate": 'Bearer realm="dts", error="invalid_request"' },
+      });
     }
     given.push(m[1]);
   }
   if (given.length === 0) {
-    return new DtsError(401, "This write needs a token: send it as the token query parameter or as Authorization: Bearer <token>.", { headers: { "WWW-Authenticate": 'Bearer realm="dts"' } });
+    return new DtsError(401, "This write needs a token: send it as the token query parameter or as Authorization: Bearer <token>.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="dts"' },
+    });
   }
   const expected = digest(configured);
   let all = true;

@@ -4,9 +4,9 @@
 // declaration is accepted, so nothing is ever expanded; only the five predefined entities
 // and character references may appear.
 
-import { type OpenTag, XmlDepthError, XmlSyntaxError, lineColumn, scanXml } from "../../builder/xml/scan.js";
-import { DTS_NS, TEI_NS } from "../../builder/wire.js";
 import { DtsError } from "../../builder/error.js";
+import { DTS_NS, TEI_NS } from "../../builder/wire.js";
+import { lineColumn, type OpenTag, scanXml, XmlDepthError, XmlSyntaxError } from "../../builder/xml/scan.js";
 
 /** A request the write API refuses, with the status and the description of the error body. */
 
@@ -134,7 +134,10 @@ function checkBytes(body: Uint8Array, docs: string): void {
       continue;
     }
     if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) {
-      throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: control character U+${c.toString(16).padStart(4, "0").toUpperCase()} is not allowed in XML.`);
+      throw new DtsError(
+        400,
+        `The body is not well-formed XML: ${placeInBody(body, i)}: control character U+${c.toString(16).padStart(4, "0").toUpperCase()} is not allowed in XML.`,
+      );
     }
     if (c === 0x26) checkReference(body, i, docs);
     i++;
@@ -148,11 +151,15 @@ function checkReference(body: Uint8Array, i: number, docs: string): void {
   while (j < body.length && j - i < 40 && body[j] !== 0x3b && body[j] !== 0x26 && body[j] !== 0x3c && body[j] > 0x20) j++;
   const name = body[j] === 0x3b ? new TextDecoder().decode(body.subarray(i + 1, j)) : null;
   if (name === null) {
-    throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: "&" must start an entity or character reference (write it as &amp;).`);
+    throw new DtsError(
+      400,
+      `The body is not well-formed XML: ${placeInBody(body, i)}: "&" must start an entity or character reference (write it as &amp;).`,
+    );
   }
   if (name.startsWith("#")) {
     const code = /^#x[0-9a-fA-F]+$/.test(name) ? parseInt(name.slice(2), 16) : /^#[0-9]+$/.test(name) ? parseInt(name.slice(1), 10) : NaN;
-    if (!isXmlChar(code)) throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: &${name}; is not a character XML allows.`);
+    if (!isXmlChar(code))
+      throw new DtsError(400, `The body is not well-formed XML: ${placeInBody(body, i)}: &${name}; is not a character XML allows.`);
     return;
   }
   if (!PREDEFINED.has(name)) {
@@ -164,7 +171,9 @@ function checkReference(body: Uint8Array, i: number, docs: string): void {
 }
 
 function isXmlChar(c: number): boolean {
-  return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+  return (
+    c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff)
+  );
 }
 
 function firstInvalidUtf8(body: Uint8Array): string {
@@ -200,8 +209,10 @@ function scan(body: Uint8Array, docs: string, handler: Parameters<typeof scanXml
   try {
     scanXml(body, handler);
   } catch (e) {
-    if (e instanceof XmlDepthError) throw new DtsError(422, `The body cannot be accepted: line ${e.line}, column ${e.column}: ${e.reason}. See ${docs}#depth.`);
-    if (e instanceof XmlSyntaxError) throw new DtsError(400, `The body is not well-formed XML: line ${e.line}, column ${e.column}: ${e.reason}.`);
+    if (e instanceof XmlDepthError)
+      throw new DtsError(422, `The body cannot be accepted: line ${e.line}, column ${e.column}: ${e.reason}. See ${docs}#depth.`);
+    if (e instanceof XmlSyntaxError)
+      throw new DtsError(400, `The body is not well-formed XML: line ${e.line}, column ${e.column}: ${e.reason}.`);
     throw e;
   }
 }
@@ -267,7 +278,11 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
       ancestors[depth] = decls;
       if (tag.local === "fragment" && tag.uri === DTS_NS) {
         fragments++;
-        if (fragments > 1) throw new DtsError(400, `The body holds a second dts:fragment (${placeInBody(body, tag.start)}): one request changes one passage or one contiguous run of passages.`);
+        if (fragments > 1)
+          throw new DtsError(
+            400,
+            `The body holds a second dts:fragment (${placeInBody(body, tag.start)}): one request changes one passage or one contiguous run of passages.`,
+          );
         if (depth !== 1) throw new DtsError(400, `dts:fragment (${placeInBody(body, tag.start)}) must be a child of the TEI root.`);
         fragmentDepth = depth;
         fragmentTag = tag;
@@ -302,7 +317,10 @@ export function parseFragmentBody(body: Uint8Array, purpose: string, docs: strin
     },
   });
   if (!fragmentTag || !context) {
-    throw new DtsError(400, `The body has no <dts:fragment xmlns:dts="${DTS_NS}"> inside its TEI root: ${purpose} expects the passage inside one.`);
+    throw new DtsError(
+      400,
+      `The body has no <dts:fragment xmlns:dts="${DTS_NS}"> inside its TEI root: ${purpose} expects the passage inside one.`,
+    );
   }
   const f = fragmentTag as OpenTag;
   // Between the elements: whitespace, comments and processing instructions only.

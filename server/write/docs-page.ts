@@ -17,7 +17,8 @@ export const writesPagePath = (site: Site): string => `${site.basePath}/docs/wri
 
 export function renderWritesPage(site: Site, o: WritesPageOptions): string {
   const doc = `${site.basePath}/document`;
-  const section = (id: string, title: string, body: string): string => `<section id="${id}"><h2>${escapeXml(title)}</h2>${body}</section>\n`;
+  const section = (id: string, title: string, body: string): string =>
+    `<section id="${id}"><h2>${escapeXml(title)}</h2>${body}</section>\n`;
   const p = (text: string): string => `<p>${text}</p>`;
   const code = (text: string): string => `<code>${escapeXml(text)}</code>`;
   return `<!DOCTYPE html>

@@ -3,9 +3,9 @@
 // every tag a client may hold for that answer (nginx's or this server's, plain or compressed).
 // Without If-Match a write goes ahead, as the spec allows.
 
+import { DtsError } from "../../builder/error.js";
 import { parseTagList } from "../etag.js";
 import type { TreeReader } from "../reader.js";
-import { DtsError } from "../../builder/error.js";
 
 /** Throws 412 when `header` (If-Match) names no current tag of the GET at `read`. */
 export async function checkIfMatch(reader: TreeReader, read: URL, header: string | null, what: string): Promise<void> {

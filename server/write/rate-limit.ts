@@ -14,7 +14,10 @@ export class FailureLimiter {
   private readonly windowMs: number;
   private readonly maxClients: number;
 
-  constructor(options: FailureLimiterOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: FailureLimiterOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.perWindow = options.perWindow ?? 10;
     this.windowMs = options.windowMs ?? 1000;
     this.maxClients = options.maxClients ?? 10_000;

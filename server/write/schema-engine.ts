@@ -4,13 +4,7 @@
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  ParseOption,
-  RelaxNGValidator,
-  XmlDocument,
-  XmlLibError,
-  xmlRegisterInputProvider,
-} from "libxml2-wasm";
+import { ParseOption, RelaxNGValidator, XmlDocument, XmlLibError, xmlRegisterInputProvider } from "libxml2-wasm";
 
 export interface SchemaProblem {
   line: number;

@@ -7,30 +7,30 @@
 
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import { corpusName } from "../../builder/build/document-output.js";
+import type { DocumentLocks } from "../../builder/build/locks.js";
+import { staleAfter, type Workspace } from "../../builder/build/workspace.js";
 import type { ResourceNode } from "../../builder/catalog.js";
 import { CitedText } from "../../builder/citation/cited-text.js";
-import { XmlSyntaxError, indexDocument } from "../../builder/citation/indexer.js";
-import { corpusName } from "../../builder/build/document-output.js";
+import { indexDocument, XmlSyntaxError } from "../../builder/citation/indexer.js";
+import { DtsError } from "../../builder/error.js";
 import { teiHeaderFromText } from "../../builder/metadata/tei-header.js";
 import { renderDocument, unreadableText } from "../../builder/render/document.js";
 import { type DtsResponse, renderError, xmlError } from "../../builder/render/response.js";
 import type { DocumentMethod } from "../../builder/render/service.js";
 import type { Site } from "../../builder/site.js";
-import { DEFAULT_MAX_BODY, TEI_TYPE } from "../../builder/wire.js";
 import { collectionUrl, documentUrl, linkHeader, navigationUrl } from "../../builder/urls.js";
-import { type Workspace, staleAfter } from "../../builder/build/workspace.js";
+import { DEFAULT_MAX_BODY, TEI_TYPE } from "../../builder/wire.js";
 import { logValue } from "../log-value.js";
 import type { TreeReader } from "../reader.js";
-import { writeFileAtomic } from "./atomic.js";
+import { toResponse } from "../to-response.js";
 import { WriteAdmission } from "./admission.js";
+import { writeFileAtomic } from "./atomic.js";
 import { CLIENT_ABORTED, parseFragmentBody, parseWholeBody, readBody } from "./body.js";
 import { forgetStale } from "./forget.js";
-import type { DocumentLocks } from "../../builder/build/locks.js";
 import { checkIfMatch } from "./preconditions.js";
 import type { SchemaProblem, SchemaValidators } from "./schema.js";
-import { type Indexed, type Plan, bodyLine, planCreate, planDelete, planInsert, planPut } from "./splice.js";
-import { DtsError } from "../../builder/error.js";
-import { toResponse } from "../to-response.js";
+import { bodyLine, type Indexed, type Plan, planCreate, planDelete, planInsert, planPut } from "./splice.js";
 
 export const WRITE_METHODS: DocumentMethod[] = ["POST", "PUT", "DELETE"];
 
@@ -113,7 +113,11 @@ export class WriteService {
     } catch (e) {
       if (!(e instanceof DtsError)) {
         this.options.log?.(`dts serve: ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-        response = xmlError(this.options.site, 500, "The write failed on the server; the document was not changed unless it says otherwise in the server's log.");
+        response = xmlError(
+          this.options.site,
+          500,
+          "The write failed on the server; the document was not changed unless it says otherwise in the server's log.",
+        );
       } else {
         response = renderError(this.options.site, "document", e);
         extra = e.headers;
@@ -184,7 +188,8 @@ export class WriteService {
             `DELETE takes no open range (GET does), so that it never removes more than it names.`,
         );
       }
-      if (ref === undefined && start === undefined) throw new DtsError(400, "DELETE needs ref, or start and end: the passage(s) to remove.");
+      if (ref === undefined && start === undefined)
+        throw new DtsError(400, "DELETE needs ref, or start and end: the passage(s) to remove.");
     }
     const node = workspace.library.nodes.get(id);
     if (!node) throw new DtsError(404, `There is no document with the id "${id}" (the id is wrong, not the reference).`);
@@ -233,10 +238,17 @@ export class WriteService {
       if (method === "DELETE") {
         const rendered = renderDocument(site, { id, ...plan.answer }, old);
         // The old content, in the shape of a GET; its passage links would name what no longer exists.
-        response = { ...rendered, link: linkHeader(site, [["contents", navigationUrl(site, id)], ["collection", collectionUrl(site, id)]]) };
+        response = {
+          ...rendered,
+          link: linkHeader(site, [
+            ["contents", navigationUrl(site, id)],
+            ["collection", collectionUrl(site, id)],
+          ]),
+        };
       } else {
         // The passage the rebuild rendered already, when it is the answer (a PUT of one passage).
-        response = (plan.answer.ref !== undefined ? rendered.get(plan.answer.ref) : undefined) ?? renderDocument(site, { id, ...plan.answer }, next);
+        response =
+          (plan.answer.ref !== undefined ? rendered.get(plan.answer.ref) : undefined) ?? renderDocument(site, { id, ...plan.answer }, next);
         response.status = method === "POST" ? 201 : 200;
         response.location = documentUrl(site, id, plan.answer);
       }
@@ -282,7 +294,11 @@ export class WriteService {
   }
 
   /** POST without after or before: the document's first text, a whole TEI document. */
-  private async create(resource: ResourceNode, body: Uint8Array, lap: (name: string) => void): Promise<{ response: DtsResponse; summary: string }> {
+  private async create(
+    resource: ResourceNode,
+    body: Uint8Array,
+    lap: (name: string) => void,
+  ): Promise<{ response: DtsResponse; summary: string }> {
     const { site } = this.options;
     const existing = await readFile(resource.file).catch((e: NodeJS.ErrnoException) => {
       if (e.code === "ENOENT") return null;
@@ -339,7 +355,10 @@ export class WriteService {
     if (!choice) return;
     const docs = `${this.options.docsPage}#schema-sources`;
     if ("refused" in choice) {
-      throw new DtsError(422, `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`);
+      throw new DtsError(
+        422,
+        `The document names the schema "${choice.name}" (xml-model), which cannot be used: ${choice.refused}. Nothing was written. See ${docs}.`,
+      );
     }
     const schema = choice.name;
     let problems: SchemaProblem[];
@@ -352,7 +371,10 @@ export class WriteService {
     }
     if (problems.length === 0) return;
     const shown = problems.slice(0, 5).map((p) => {
-      const where = p.line > 0 ? `line ${p.line}${p.column ? `, column ${p.column}` : ""} of the resulting document${bodyLine(source, p.line, plan.region, body)}` : "the document";
+      const where =
+        p.line > 0
+          ? `line ${p.line}${p.column ? `, column ${p.column}` : ""} of the resulting document${bodyLine(source, p.line, plan.region, body)}`
+          : "the document";
       return `${where}: ${p.message}${p.path ? ` (at ${p.path})` : ""}`;
     });
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : "";
@@ -366,7 +388,12 @@ export class WriteService {
    * Writes the new source and rebuilds the document's responses, holding the document's
    * commit lock (its readers wait) and the tree's (one rebuild at a time).
    */
-  private async commit(resource: ResourceNode, previous: CitedText | null, next: Indexed, reloadCatalog: boolean): Promise<Map<string, DtsResponse>> {
+  private async commit(
+    resource: ResourceNode,
+    previous: CitedText | null,
+    next: Indexed,
+    reloadCatalog: boolean,
+  ): Promise<Map<string, DtsResponse>> {
     const { locks, reader } = this.options;
     const workspace = this.options.workspace!;
     const expected = previous?.source ?? null;
@@ -375,9 +402,13 @@ export class WriteService {
       locks.commit(resource.id, async () => {
         // The file may have been changed by someone else (an editor, git) since it was read.
         const now = await readFile(resource.file).catch(() => null);
-        const unchanged = expected === null ? now === null : now?.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length));
+        const unchanged =
+          expected === null ? now === null : now?.equals(Buffer.from(expected.buffer, expected.byteOffset, expected.length));
         if (!unchanged) {
-          throw new DtsError(409, `The file of "${resource.id}" changed on disk while this write was being prepared; nothing was written. Send the request again.`);
+          throw new DtsError(
+            409,
+            `The file of "${resource.id}" changed on disk while this write was being prepared; nothing was written. Send the request again.`,
+          );
         }
         await writeFileAtomic(resource.file, next.source);
         this.keep(resource.id, next);

@@ -4,13 +4,13 @@
 // refused unless the citation structure is exactly the old one with the intended change.
 
 import type { CitedText } from "../../builder/citation/cited-text.js";
-import { type DocIndex, type IndexProblem, type Unit, XmlSyntaxError, indexDocument } from "../../builder/citation/indexer.js";
+import { type DocIndex, type IndexProblem, indexDocument, type Unit, XmlSyntaxError } from "../../builder/citation/indexer.js";
+import { DtsError } from "../../builder/error.js";
 import { select } from "../../builder/render/selection.js";
 import { TEI_NS } from "../../builder/wire.js";
 import { decodeEntities, lineColumn } from "../../builder/xml/scan.js";
 import { type FragmentBody, lineOf, placeInBody } from "./body.js";
-import { type Kind, checkKinds, checkNested, sourceContext, unitKind, valueProblem } from "./structure.js";
-import { DtsError } from "../../builder/error.js";
+import { checkKinds, checkNested, type Kind, sourceContext, unitKind, valueProblem } from "./structure.js";
 
 export interface Indexed {
   source: Uint8Array;
@@ -47,7 +47,10 @@ function reindex(source: Uint8Array, region?: Plan["region"], body?: Uint8Array)
     return { source, ...indexDocument(source) };
   } catch (e) {
     if (!(e instanceof XmlSyntaxError)) throw e;
-    throw new DtsError(422, `With the change, the document would not be well-formed XML: ${placeInDocument(source, e.offset, region, body)}: ${e.reason}.`);
+    throw new DtsError(
+      422,
+      `With the change, the document would not be well-formed XML: ${placeInDocument(source, e.offset, region, body)}: ${e.reason}.`,
+    );
   }
 }
 
@@ -105,7 +108,10 @@ function whitespaceBefore(source: Uint8Array, offset: number): number {
 }
 
 /** Refs with levels and parents, to compare two structures. */
-function shape(index: DocIndex, skip?: (u: Unit, i: number) => boolean): { ref: string; level: number; parent: string; citeType: string }[] {
+function shape(
+  index: DocIndex,
+  skip?: (u: Unit, i: number) => boolean,
+): { ref: string; level: number; parent: string; citeType: string }[] {
   const out: { ref: string; level: number; parent: string; citeType: string }[] = [];
   index.units.forEach((u, i) => {
     if (skip?.(u, i)) return;
@@ -124,7 +130,8 @@ function firstDifference(expected: ReturnType<typeof shape>, actual: ReturnType<
     const expectedRefs = new Set(expected.map((x) => x.ref));
     const actualRefs = new Set(actual.map((x) => x.ref));
     if (e && !actualRefs.has(e.ref)) return `the passage "${e.ref}" (${e.citeType}, level ${e.level}) would be missing`;
-    if (a && !expectedRefs.has(a.ref)) return `a passage "${a.ref}" (${a.citeType}, level ${a.level}) would appear that should not be there`;
+    if (a && !expectedRefs.has(a.ref))
+      return `a passage "${a.ref}" (${a.citeType}, level ${a.level}) would appear that should not be there`;
     if (e && a) return `"${a.ref}" (level ${a.level}) would come where "${e.ref}" (level ${e.level}) is expected`;
     return e ? `the passage "${e.ref}" would be missing` : `an extra passage "${a!.ref}" would appear`;
   }
@@ -146,7 +153,7 @@ export function planPut(old: CitedText, ref: string, fb: FragmentBody, options: 
     throw new DtsError(
       400,
       fb.elements.length === 0
-        ? "dts:fragment holds no element: PUT replaces the passage with exactly one element (to empty a passage, send the element with no content, e.g. <l n=\"5\"/>)."
+        ? 'dts:fragment holds no element: PUT replaces the passage with exactly one element (to empty a passage, send the element with no content, e.g. <l n="5"/>).'
         : `dts:fragment holds ${fb.elements.length} elements: PUT replaces one passage with exactly one element (the passage's own, such as <${fb.elements[0].tag.qname}>). To add passages, use POST with after or before.`,
     );
   }
@@ -226,7 +233,8 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
       `The document "${old.id}" has no passage with the reference ${where}="${ref}": the new passage is placed ${where} an existing one, so ${where} must name a passage of the document.`,
     );
   }
-  if (fb.elements.length === 0) throw new DtsError(400, "dts:fragment holds no element: POST expects the new passage element(s) inside it.");
+  if (fb.elements.length === 0)
+    throw new DtsError(400, "dts:fragment holds no element: POST expects the new passage element(s) inside it.");
   const target = old.units[t];
   checkNamespaces(old, old.index.elements[target.element].parent, fb, options.docs);
   checkKinds(fb, levelKinds(old, t), `"${ref}" (${target.citeType}, level ${target.level})`, options.docs);
@@ -296,13 +304,19 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
   for (const i of added) {
     const u = next.index.units[i];
     if (old.find(u.ref) !== undefined) {
-      throw new DtsError(409, `A duplicate segment would result: the document "${old.id}" already has a passage "${u.ref}". POST never changes an existing passage: use PUT to replace it.`);
+      throw new DtsError(
+        409,
+        `A duplicate segment would result: the document "${old.id}" already has a passage "${u.ref}". POST never changes an existing passage: use PUT to replace it.`,
+      );
     }
   }
   const rest = shape(next.index, (u) => inside(u));
   const difference = firstDifference(shape(old.index), rest);
   if (difference !== null) {
-    throw new DtsError(422, `With the new passage(s), the rest of the document's citation structure would change: ${difference}. Check the elements submitted.`);
+    throw new DtsError(
+      422,
+      `With the new passage(s), the rest of the document's citation structure would change: ${difference}. Check the elements submitted.`,
+    );
   }
   const parentRef = target.parent >= 0 ? old.units[target.parent].ref : "";
   const tops = added.filter((i) => !added.includes(next.index.units[i].parent));
@@ -327,7 +341,10 @@ export function planInsert(old: CitedText, where: "after" | "before", ref: strin
     }
   }
   if (topRefs.length !== fb.elements.length) {
-    throw new DtsError(400, `The body's ${fb.elements.length} element(s) would give ${topRefs.length} passage(s) at the level of "${ref}": each element must be one passage.`);
+    throw new DtsError(
+      400,
+      `The body's ${fb.elements.length} element(s) would give ${topRefs.length} passage(s) at the level of "${ref}": each element must be one passage.`,
+    );
   }
   const answer = topRefs.length === 1 ? { ref: topRefs[0] } : { start: topRefs[0], end: topRefs[topRefs.length - 1] };
   return { next, answer, region, summary: `inserted ${topRefs.join(", ")} ${where} ${ref}` };
@@ -366,13 +383,20 @@ export function planDelete(old: CitedText, p: { ref?: string; start?: string; en
   const source = concat(parts);
   const next = reindex(source);
   const removed = (u: Unit): boolean => cuts.some(([x, y]) => u.start >= x && u.start < y);
-  const difference = firstDifference(shape(old.index, (u) => removed(u)), shape(next.index));
+  const difference = firstDifference(
+    shape(old.index, (u) => removed(u)),
+    shape(next.index),
+  );
   if (difference !== null) {
     throw new DtsError(422, `Removing the passage(s) would change the rest of the document's citation structure: ${difference}.`);
   }
   const answer = p.ref !== undefined ? { ref: p.ref } : { start: p.start, end: p.end };
   const names = doomed.map((u) => old.units[u].ref);
-  return { next, answer, summary: `deleted ${names.length === 1 ? names[0] : `${names[0]}..${names[names.length - 1]} (${names.length})`}` };
+  return {
+    next,
+    answer,
+    summary: `deleted ${names.length === 1 ? names[0] : `${names[0]}..${names[names.length - 1]} (${names.length})`}`,
+  };
 }
 
 // ---- POST, initial form -------------------------------------------------------------------

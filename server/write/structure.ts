@@ -5,10 +5,10 @@
 
 import type { CitedText } from "../../builder/citation/cited-text.js";
 import type { DocIndex } from "../../builder/citation/indexer.js";
+import { DtsError } from "../../builder/error.js";
 import { TEI_NS } from "../../builder/wire.js";
 import { decodeEntities } from "../../builder/xml/scan.js";
 import { type FragmentBody, placeInBody } from "./body.js";
-import { DtsError } from "../../builder/error.js";
 
 /** An element's kind: its namespace and local name. */
 export interface Kind {
@@ -74,7 +74,12 @@ export function checkKinds(fb: FragmentBody, allowed: Kind[], level: string, doc
  * of a deeper level (an <l> inside an <l> is cited by nothing and breaks the structure).
  * `placed` gives each submitted element's offset in the new source.
  */
-export function checkNested(fb: FragmentBody, next: DocIndex, placed: (item: FragmentBody["elements"][number]) => number, docs: string): void {
+export function checkNested(
+  fb: FragmentBody,
+  next: DocIndex,
+  placed: (item: FragmentBody["elements"][number]) => number,
+  docs: string,
+): void {
   const starts = new Set(next.units.map((u) => u.start));
   for (const e of fb.elements) {
     for (const inner of e.sameKind) {

@@ -7,7 +7,7 @@ import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { expect } from "vitest";
 // Queries as written (not `doc()`/`nav()`, which encode the id): the spellings are what these lists test.
-import { CAESAR, CATULLUS, EDGE, GEORGICS, LIVY, coll, documentPath as doc, navigationPath as nav } from "./embedded.js";
+import { CAESAR, CATULLUS, coll, documentPath as doc, EDGE, GEORGICS, LIVY, navigationPath as nav } from "./embedded.js";
 
 const enc = encodeURIComponent;
 /** URLSearchParams' spelling: `+` for a space, `:` and `/` escaped. */
@@ -117,7 +117,11 @@ export interface RawResponse {
 }
 
 /** A request sent exactly as written (fetch would normalise `..` and re-encode the query). */
-export function rawRequest(base: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(

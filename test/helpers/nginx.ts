@@ -51,7 +51,12 @@ async function waitForPort(port: number, proc: ChildProcess, log: () => string):
  * a server block that includes the rules, or (`example`) the generated nginx.conf.example as a
  * user would copy it, with only its listen address and upstream changed.
  */
-export async function startNginx(work: string, dist: string, upstreamUrl: string, options: { example?: boolean } = {}): Promise<RunningNginx> {
+export async function startNginx(
+  work: string,
+  dist: string,
+  upstreamUrl: string,
+  options: { example?: boolean } = {},
+): Promise<RunningNginx> {
   mkdirSync(work, { recursive: true });
   const port = await freePort();
   const rules = join(dist, "_hosts/nginx");
@@ -83,7 +88,9 @@ http {
 `,
   );
   let stderr = "";
-  const nginx = spawn(NGINX!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
+  const nginx = spawn(NGINX!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   nginx.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   await waitForPort(port, nginx, () => stderr + readLog(work));
   return {

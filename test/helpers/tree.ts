@@ -1,12 +1,12 @@
 // Builds a corpus into a temporary tree and serves it over real HTTP, for integration tests.
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildReport, build } from "../../builder/build/build.js";
-import { type Site, makeSite } from "../../builder/site.js";
+import { makeSite, type Site } from "../../builder/site.js";
 import { type RunningServer, startServer } from "../../server/serve.js";
 
 export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

@@ -4,7 +4,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Site, makeSite } from "../../builder/site.js";
+import { makeSite, type Site } from "../../builder/site.js";
 import { type RunningServer, type ServeOptions, startServer } from "../../server/serve.js";
 import { EMBEDDED } from "./tree.js";
 
