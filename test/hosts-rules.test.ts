@@ -81,17 +81,19 @@ describe("config strings", () => {
   });
 });
 
+const ctx = (root: string): HostContext => ({
+  root,
+  out: root,
+  site,
+  upstream: "http://127.0.0.1:8080",
+  compressed: false,
+  maxBody: DEFAULT_MAX_BODY,
+});
+
 describe("nginx map keys", () => {
   it("list only the first of keys that differ in case (nginx compares them ignoring case)", () => {
     const root = temp();
-    const rules = new NginxRules({
-      root,
-      out: root,
-      site,
-      upstream: "http://127.0.0.1:8080",
-      compressed: false,
-      maxBody: DEFAULT_MAX_BODY,
-    });
+    const rules = new NginxRules(ctx(root));
     const entry = { status: 200, type: "application/tei+xml", link: "</api/dts/docs>" };
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1a" }, path: "document/urn_3ax/r.8.1a.xml", entry });
     rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1A" }, path: "document/urn_3ax/r.8.1_41.xml", entry });
@@ -110,14 +112,6 @@ describe("nginx map keys", () => {
 });
 
 describe("documented limits", () => {
-  const ctx = (root: string): HostContext => ({
-    root,
-    out: root,
-    site,
-    upstream: "http://127.0.0.1:8080",
-    compressed: false,
-    maxBody: DEFAULT_MAX_BODY,
-  });
   const big: TreeFacts = {
     files: 150_000,
     uploaded: 150_000,

@@ -1,5 +1,6 @@
 // Document endpoint GET: the whole TEI, one passage, or a range, cut from the source bytes.
 
+import { concatBytes } from "../bytes.js";
 import type { UnreadableSource } from "../catalog.js";
 import type { CitedText } from "../citation/cited-text.js";
 import type { DocIndex } from "../citation/indexer.js";
@@ -136,7 +137,7 @@ export function fragment(index: DocIndex, source: Uint8Array, firstElement: numb
   parts.push(source.subarray(els[firstElement].start, endOf(index, lastElement)));
   for (const e of closes) parts.push(source.subarray(els[e].closeStart, els[e].closeEnd));
   parts.push(encoder.encode(`</dts:fragment></TEI>\n`));
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 function endOf(index: DocIndex, element: number): number {
@@ -159,17 +160,5 @@ function namespacesInScope(index: DocIndex, element: number): string {
   if (defaultDecl === undefined) out += ` xmlns=""`;
   else if (defaultDecl !== `xmlns="${TEI_NS}"`) out += ` ${defaultDecl}`;
   for (const decl of byPrefix.values()) out += ` ${decl}`;
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }

@@ -12,6 +12,8 @@
 // The functions here are pure and synchronous (no I/O, no classes): the Worker, the edge
 // function, `dts serve` and nginx's JavaScript module run the same lookup.
 
+import { concatBytes } from "../bytes.js";
+
 /** The status and headers of a stored response. */
 export interface StoredHead {
   status: number;
@@ -98,7 +100,7 @@ export function packFolder(responses: StoredBody[], options: PackOptions): Packe
   let size = 0;
   const close = (): void => {
     if (!parts.length) return;
-    files.push([packFileName(options.gen, files.length), concat(parts, size)]);
+    files.push([packFileName(options.gen, files.length), concatBytes(parts)]);
     parts = [];
     size = 0;
   };
@@ -127,17 +129,6 @@ export function packFolder(responses: StoredBody[], options: PackOptions): Packe
     files.push([file, encoder.encode(JSON.stringify(block))]);
   }
   return { manifest: { v: MANIFEST_VERSION, gen: options.gen, blocks }, files };
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Own keys only (`__proto__`, `constructor` name no response); Object.hasOwn is missing from njs 0.7. */
