@@ -22,6 +22,7 @@ import {
   requestToPath,
   splitTreePath,
 } from "../builder/tree/layout.js";
+import { entryIn, type FolderManifest, locate, type PackedEntries, parseManifest } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import type { ManifestEntry } from "../builder/tree/tree-writer.js";
 import { entryUrl } from "../builder/urls.js";
@@ -30,7 +31,7 @@ import { allowedMethods, type MethodPolicy, preflightHeaders, READ_ONLY } from "
 import { contentTag, strongTag } from "./etag.js";
 import { Lru } from "./lru.js";
 import { acceptedEncodings, type Encoding, hasPrecompressed, readPrecompressed, SIBLING_SUFFIX } from "./precompressed.js";
-import type { TreeStorage } from "./storage.js";
+import { readRange, type TreeStorage } from "./storage.js";
 import { apiApp, DYNAMIC_CACHE_CONTROL, toResponse } from "./to-response.js";
 
 export interface ReaderOptions {
@@ -49,6 +50,16 @@ export interface ReaderOptions {
 
 const GENERATION_CHECK_MS = 1000;
 
+/** A file of a tree folder ("" is the root). */
+const inFolder = (folder: string, name: string): string => (folder ? `${folder}/${name}` : name);
+
+/** What a manifest file holds: a plain folder's entries, a packed folder's manifest, or a block of one. */
+interface FolderIndex {
+  plain?: Record<string, ManifestEntry>;
+  packed?: FolderManifest;
+  block?: PackedEntries;
+}
+
 type StoredHit = { response: DtsResponse; etag?: string; encoding?: string; vary?: boolean };
 
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -62,7 +73,8 @@ function entrySize(key: string, hit: StoredHit): number {
 
 export class TreeReader {
   private library: Promise<Library> | null = null;
-  private readonly manifests: Lru<Promise<Record<string, ManifestEntry> | null>>;
+  /** Each folder's manifest, and the blocks of packed ones (keyed by their path). */
+  private readonly manifests: Lru<Promise<FolderIndex | null>>;
   private readonly texts: Lru<Promise<CitedText | null>>;
   /** Stored responses kept in memory, bounded by their bytes: most requests then touch no file. */
   private readonly responses = new Lru<StoredHit>(RESPONSE_CACHE_BYTES, entrySize, RESPONSE_CACHE_BYTES / 16);
@@ -184,8 +196,9 @@ export class TreeReader {
 
   private async readStored(path: string, headers: Headers): Promise<StoredHit | null> {
     const { folder, name } = splitTreePath(path);
-    const manifest = await this.manifest(folder);
-    const entry = manifest?.[name];
+    const index = await this.manifest(folder);
+    if (index?.packed) return this.readPacked(folder, index.packed, name);
+    const entry = index?.plain?.[name];
     if (!entry) return null;
     const storage = this.options.storage;
     const encoded = hasPrecompressed(storage) ? await readPrecompressed(storage, path, headers.get("Accept-Encoding")) : null;
@@ -199,13 +212,32 @@ export class TreeReader {
     };
   }
 
-  private manifest(folder: string): Promise<Record<string, ManifestEntry> | null> {
-    let m = this.manifests.get(folder);
+  /** A response of a packed folder (builder/tree/packed-folder.ts): its entry, then its bytes. */
+  private async readPacked(folder: string, manifest: FolderManifest, name: string): Promise<StoredHit | null> {
+    const where = locate(manifest, name);
+    if (!where) return null;
+    const entry = "entry" in where ? where.entry : entryIn((await this.manifest(folder, where.block))?.block ?? {}, name);
+    if (!entry) return null;
+    const body = await readRange(this.options.storage, inFolder(folder, entry.file), entry.offset, entry.length);
+    if (!body) return null;
+    return { response: { status: entry.status, type: entry.type, link: entry.link, body }, etag: entry.etag, vary: false };
+  }
+
+  /** A folder's manifest, plain (v1) or packed (v2); or, given `block`, that block of a packed one. */
+  private manifest(folder: string, block?: string): Promise<FolderIndex | null> {
+    // Blocks are keyed apart: a folder's name may itself end like a block's file name.
+    const key = block ? `${folder}\n${block}` : folder;
+    let m = this.manifests.get(key);
     if (!m) {
-      m = this.options.storage
-        .read(folder ? `${folder}/${MANIFEST}` : MANIFEST)
-        .then((f) => (f ? (JSON.parse(new TextDecoder().decode(f.body)) as Record<string, ManifestEntry>) : null));
-      this.manifests.set(folder, m);
+      const path = inFolder(folder, block ?? MANIFEST);
+      m = this.options.storage.read(path).then((f) => {
+        if (!f) return null;
+        const text = new TextDecoder().decode(f.body);
+        if (block) return { block: JSON.parse(text) as PackedEntries };
+        const packed = parseManifest(text);
+        return packed ? { packed } : { plain: JSON.parse(text) as Record<string, ManifestEntry> };
+      });
+      this.manifests.set(key, m);
     }
     return m;
   }

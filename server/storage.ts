@@ -15,4 +15,16 @@ export function outsideTree(path: string): boolean {
 export interface TreeStorage {
   /** The file at a tree-relative path (`document/x/_.xml`), or null when there is none. */
   read(path: string): Promise<StoredFile | null>;
+  /** `length` bytes of a file from `offset` (a packed body), when the storage can read a part. */
+  readRange?(path: string, offset: number, length: number): Promise<Uint8Array | null>;
+}
+
+/** Bytes of a file: through readRange when the storage has it, else cut from the whole file. */
+export async function readRange(storage: TreeStorage, path: string, offset: number, length: number): Promise<Uint8Array | null> {
+  if (outsideTree(path) || offset < 0 || length < 0) return null;
+  const part = storage.readRange ? await storage.readRange(path, offset, length) : null;
+  if (part) return part.length === length ? part : null;
+  if (storage.readRange) return null;
+  const whole = await storage.read(path);
+  return whole && whole.body.length >= offset + length ? whole.body.subarray(offset, offset + length) : null;
 }

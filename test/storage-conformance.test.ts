@@ -15,7 +15,7 @@ import { diskStorage } from "../server/adapters/disk-storage.js";
 import { fetchStorage } from "../server/adapters/fetch-storage.js";
 import { memoryStorage } from "../server/adapters/memory-storage.js";
 import { hasPrecompressed } from "../server/precompressed.js";
-import type { TreeStorage } from "../server/storage.js";
+import { readRange, type TreeStorage } from "../server/storage.js";
 import { CATULLUS } from "./helpers/embedded.js";
 import { EMBEDDED } from "./helpers/tree.js";
 
@@ -63,7 +63,7 @@ beforeAll(async () => {
   memory.delete("docs.json.gz");
   storages.push(
     ["disk", () => diskStorage(dist)],
-    ["fetch", () => fetchStorage((path) => fetch(`${origin}/${path}`))],
+    ["fetch", () => fetchStorage((path, headers) => fetch(`${origin}/${path}`, { headers }))],
     ["memory", () => memoryStorage(memory)],
   );
 });
@@ -102,6 +102,16 @@ describe.each(["disk", "fetch", "memory"])("the %s storage", (name) => {
     ]) {
       expect(await storage().read(path), JSON.stringify(path)).toBeNull();
     }
+  });
+
+  it("reads a part of a file (a packed body), and nothing past its end or outside the tree", async () => {
+    const path = `${documentFolder(CATULLUS)}/_.xml`;
+    const whole = readFileSync(join(dist, path));
+    const part = await readRange(storage(), path, 10, 40);
+    expect(part && Buffer.from(part).equals(whole.subarray(10, 50))).toBe(true);
+    expect(await readRange(storage(), path, whole.length - 5, 10)).toBeNull();
+    expect(await readRange(storage(), "../dist/index.json", 0, 4)).toBeNull();
+    expect(await readRange(storage(), "document/no-such-document/_.xml", 0, 4)).toBeNull();
   });
 
   it("gives a precompressed sibling only when it is there and not older than its file", async () => {

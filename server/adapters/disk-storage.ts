@@ -1,6 +1,6 @@
 // The tree on the local disk, for `dts serve`.
 
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { resolve, sep } from "node:path";
 import { fileTag } from "../etag.js";
 import { type Encoding, type PrecompressedStorage, SIBLING_SUFFIX } from "../precompressed.js";
@@ -21,6 +21,20 @@ export function diskStorage(root: string): PrecompressedStorage {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return null;
         throw e;
+      }
+    },
+    async readRange(path: string, offset: number, length: number): Promise<Uint8Array | null> {
+      if (outsideTree(path)) return null;
+      const full = resolve(base, path);
+      if (!full.startsWith(base + sep)) return null;
+      const handle = await open(full, "r").catch(() => null);
+      if (!handle) return null;
+      try {
+        const out = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(out, 0, length, offset);
+        return bytesRead === length ? out : null;
+      } finally {
+        await handle.close();
       }
     },
     // A sibling the build did not write is one failed open: cheap on a local disk. One older

@@ -4,7 +4,7 @@
 import { outsideTree, type StoredFile, type TreeStorage } from "../storage.js";
 
 /** Fetches a tree-relative path; a 404 means the file is not in the tree. */
-export type FetchFile = (path: string) => Promise<Response>;
+export type FetchFile = (path: string, headers?: Headers) => Promise<Response>;
 
 export function fetchStorage(fetchFile: FetchFile): TreeStorage {
   return {
@@ -16,6 +16,17 @@ export function fetchStorage(fetchFile: FetchFile): TreeStorage {
       if (!response.ok) throw new Error(`reading ${path} from the tree: HTTP ${response.status}`);
       const body = new Uint8Array(await response.arrayBuffer());
       return { body, etag: response.headers.get("ETag") ?? undefined };
+    },
+    // One request for the part; a host that ignores Range sends the whole file, cut here.
+    async readRange(path: string, offset: number, length: number): Promise<Uint8Array | null> {
+      if (outsideTree(path)) return null;
+      if (length === 0) return new Uint8Array(0);
+      const response = await fetchFile(path, new Headers({ Range: `bytes=${offset}-${offset + length - 1}` }));
+      if (response.status === 404 || response.status === 416) return null;
+      if (!response.ok) throw new Error(`reading ${path} from the tree: HTTP ${response.status}`);
+      const body = new Uint8Array(await response.arrayBuffer());
+      if (response.status === 206) return body;
+      return body.length >= offset + length ? body.subarray(offset, offset + length) : null;
     },
   };
 }

@@ -12,6 +12,10 @@ export function memoryStorage(files: Map<string, Uint8Array>): PrecompressedStor
       const body = files.get(path);
       return body === undefined ? null : { body, etag: await contentTag(body) };
     },
+    async readRange(path: string, offset: number, length: number): Promise<Uint8Array | null> {
+      const body = outsideTree(path) ? undefined : files.get(path);
+      return body && body.length >= offset + length ? body.subarray(offset, offset + length) : null;
+    },
     // Siblings are kept only with their file: one whose file is gone is not served.
     async readEncoded(path: string, encoding: Encoding): Promise<StoredFile | null> {
       if (!files.has(path)) return null;

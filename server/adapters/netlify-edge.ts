@@ -13,7 +13,7 @@ let app: Promise<Hono> | null = null;
  * The tree's files are fetched from the site itself (the CDN serves and caches them); the
  * function's route is the API's base path only, so these fetches do not come back here.
  */
-const storage = fetchStorage((path) => fetch(new URL(`/${path}`, origin)));
+const storage = fetchStorage((path, headers) => fetch(new URL(`/${path}`, origin), { headers }));
 
 export default async function handler(request: Request): Promise<Response> {
   origin = new URL(request.url).origin;

@@ -15,7 +15,7 @@ export interface WorkerEnv {
 export async function workerApp(env: WorkerEnv): Promise<Hono> {
   // The host name is not used: the binding serves this Worker's assets whatever it is.
   return openTree(
-    fetchStorage((path) => env.ASSETS.fetch(new Request(`https://assets.invalid/${path}`))),
+    fetchStorage((path, headers) => env.ASSETS.fetch(new Request(`https://assets.invalid/${path}`, { headers }))),
     "the Worker's assets (assets.directory)",
   );
 }

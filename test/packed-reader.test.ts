@@ -1,0 +1,138 @@
+// The reader over packed folders (issue 10's layout, builder/tree/packed-folder.ts): a tree whose
+// folders are packed answers every request of the conformance lists exactly as the plain tree
+// does (status, headers, bytes), through dts serve on the disk and through the fetch-backed and
+// in-memory storages the Worker and the edge function use; its ETags are the entries' tags.
+
+import { createHash } from "node:crypto";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build/build.js";
+import { makeSite } from "../builder/site.js";
+import { MANIFEST } from "../builder/tree/layout.js";
+import { type PackedEntries, packFolder, parseManifest, type StoredBody } from "../builder/tree/packed-folder.js";
+import type { ManifestEntry } from "../builder/tree/tree-writer.js";
+import { fetchStorage } from "../server/adapters/fetch-storage.js";
+import { memoryStorage } from "../server/adapters/memory-storage.js";
+import { openTree } from "../server/open-tree.js";
+import { type RunningServer, startServer } from "../server/serve.js";
+import { CATULLUS, doc } from "./helpers/embedded.js";
+import { COMPUTED_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
+import { EMBEDDED } from "./helpers/tree.js";
+
+const tag = (body: Uint8Array): string => `"${createHash("sha256").update(body).digest("hex").slice(0, 24)}"`;
+
+/** Packs every folder of a plain tree in place, as the builder will: small packs and blocks, to exercise both. */
+function packTree(root: string, folder = ""): void {
+  const dir = join(root, folder);
+  for (const name of readdirSync(dir)) if (statSync(join(dir, name)).isDirectory()) packTree(root, folder ? `${folder}/${name}` : name);
+  let manifest: Record<string, ManifestEntry>;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, MANIFEST), "utf8"));
+  } catch {
+    return;
+  }
+  const bodies: StoredBody[] = Object.entries(manifest).map(([name, e]) => ({
+    name,
+    head: { status: e.status, type: e.type, link: e.link },
+    body: readFileSync(join(dir, name)),
+  }));
+  const packed = packFolder(bodies, { packBytes: 2048, blockEntries: 4, gen: "t1", etag: tag });
+  // `_.xml` stays as well: the reader indexes it for ranges (the index and source are data files).
+  for (const b of bodies) if (b.name !== "_.xml") unlinkSync(join(dir, b.name));
+  for (const [name, data] of packed.files) writeFileSync(join(dir, name), data);
+  writeFileSync(join(dir, MANIFEST), JSON.stringify(packed.manifest));
+}
+
+function filesOf(root: string, folder = "", out = new Map<string, Uint8Array>()): Map<string, Uint8Array> {
+  for (const name of readdirSync(join(root, folder))) {
+    const path = folder ? `${folder}/${name}` : name;
+    if (statSync(join(root, path)).isDirectory()) filesOf(root, path, out);
+    else out.set(path, readFileSync(join(root, path)));
+  }
+  return out;
+}
+
+let work: string;
+let plain: RunningServer;
+let packed: RunningServer;
+const servers: Server[] = [];
+
+async function serveApp(app: Hono): Promise<string> {
+  const server = createServer(async (req, res) => {
+    const response = await app.fetch(
+      new Request(`http://x${req.url}`, { method: req.method, headers: req.headers as Record<string, string> }),
+    );
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "dts-packed-"));
+  const site = makeSite();
+  await build({ corpus: EMBEDDED, out: join(work, "plain"), site });
+  cpSync(join(work, "plain"), join(work, "packed"), { recursive: true });
+  packTree(join(work, "packed"));
+  plain = await startServer({ dist: join(work, "plain"), site, port: 0, host: "127.0.0.1" });
+  packed = await startServer({ dist: join(work, "packed"), site, port: 0, host: "127.0.0.1" });
+});
+
+afterAll(async () => {
+  for (const s of servers) await new Promise((done) => s.close(done));
+  await Promise.all([plain?.close(), packed?.close()]);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("a packed tree", () => {
+  it("holds packs and blocks instead of one file per response", () => {
+    const names = readdirSync(join(work, "packed", "document", readdirSync(join(work, "packed", "document"))[0]));
+    expect(names.some((n) => n.startsWith("_p.t1."))).toBe(true);
+    expect(names.filter((n) => n.startsWith("r.")).length).toBe(0);
+  });
+
+  it("is answered by dts serve exactly as the plain tree, for every request of the conformance lists", async () => {
+    for (const path of [...STORED_REQUESTS, ...COMPUTED_REQUESTS]) await expectSameAnswer(plain.url, packed.url, path);
+  });
+
+  it("gives a stored response the tag its entry holds, and 304 for it", async () => {
+    const r = await fetch(packed.url + doc(CATULLUS, "&ref=2"));
+    const folder = readdirSync(join(work, "packed", "document")).find((n) => n.includes("phi0472"))!;
+    const manifest = parseManifest(readFileSync(join(work, "packed", "document", folder, MANIFEST), "utf8"))!;
+    const entries: PackedEntries = manifest.entries ?? {};
+    for (const b of manifest.blocks ?? [])
+      Object.assign(entries, JSON.parse(readFileSync(join(work, "packed", "document", folder, b.file), "utf8")));
+    expect(r.headers.get("etag")).toBe(entries["r.2.xml"].etag);
+    const again = await fetch(packed.url + doc(CATULLUS, "&ref=2"), { headers: { "If-None-Match": r.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+  });
+
+  it("is answered the same through the in-memory and fetch-backed storages (a host without Range: the pack is cut)", async () => {
+    const files = filesOf(join(work, "packed"));
+    const statics = createServer((req, res) => {
+      const body = files.get(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1)));
+      if (!body) return void res.writeHead(404).end();
+      res.writeHead(200).end(body);
+    });
+    servers.push(statics);
+    await new Promise<void>((done) => statics.listen(0, "127.0.0.1", done));
+    const origin = `http://127.0.0.1:${(statics.address() as { port: number }).port}`;
+    const viaMemory = await serveApp(await openTree(memoryStorage(files), "memory"));
+    const viaFetch = await serveApp(
+      await openTree(
+        fetchStorage((p, headers) => fetch(`${origin}/${p}`, { headers })),
+        "fetch",
+      ),
+    );
+    for (const path of STORED_REQUESTS) {
+      await expectSameAnswer(plain.url, viaMemory, path);
+      await expectSameAnswer(plain.url, viaFetch, path);
+    }
+  });
+});
