@@ -21,7 +21,7 @@ import { openTree } from "../server/open-tree.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { CATULLUS, doc } from "./helpers/embedded.js";
 import { COMPUTED_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { EMBEDDED, treeFiles } from "./helpers/tree.js";
 
 const tag = (body: Uint8Array): string => `"${createHash("sha256").update(body).digest("hex").slice(0, 24)}"`;
 
@@ -45,15 +45,6 @@ function packTree(root: string, folder = ""): void {
   for (const b of bodies) if (b.name !== "_.xml") unlinkSync(join(dir, b.name));
   for (const [name, data] of packed.files) writeFileSync(join(dir, name), data);
   writeFileSync(join(dir, MANIFEST), JSON.stringify(packed.manifest));
-}
-
-function filesOf(root: string, folder = "", out = new Map<string, Uint8Array>()): Map<string, Uint8Array> {
-  for (const name of readdirSync(join(root, folder))) {
-    const path = folder ? `${folder}/${name}` : name;
-    if (statSync(join(root, path)).isDirectory()) filesOf(root, path, out);
-    else out.set(path, readFileSync(join(root, path)));
-  }
-  return out;
 }
 
 let work: string;
@@ -114,7 +105,7 @@ describe("a packed tree", () => {
   });
 
   it("is answered the same through the in-memory and fetch-backed storages (a host without Range: the pack is cut)", async () => {
-    const files = filesOf(join(work, "packed"));
+    const files = treeFiles(join(work, "packed"));
     const statics = createServer((req, res) => {
       const body = files.get(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1)));
       if (!body) return void res.writeHead(404).end();

@@ -1,7 +1,7 @@
 // The reader on its own, over a tree held in memory (no disk, no server): what a client sees of
 // stored and computed answers, conditional requests, HEAD, encodings and errors.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -13,25 +13,16 @@ import { documentFolder } from "../builder/tree/layout.js";
 import { memoryStorage } from "../server/adapters/memory-storage.js";
 import { openTree } from "../server/open-tree.js";
 import { CATULLUS, doc, nav } from "./helpers/embedded.js";
-import { API_DOC_REL, EMBEDDED } from "./helpers/tree.js";
+import { API_DOC_REL, EMBEDDED, treeFiles } from "./helpers/tree.js";
 
 let work: string;
 let files: Map<string, Uint8Array>;
 let app: Hono;
 
-function load(root: string, folder = "", out = new Map<string, Uint8Array>()): Map<string, Uint8Array> {
-  for (const name of readdirSync(join(root, folder))) {
-    const path = folder ? `${folder}/${name}` : name;
-    if (statSync(join(root, path)).isDirectory()) load(root, path, out);
-    else out.set(path, readFileSync(join(root, path)));
-  }
-  return out;
-}
-
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "dts-reader-memory-"));
   await build({ corpus: EMBEDDED, out: join(work, "dist"), site: makeSite() });
-  files = load(join(work, "dist"));
+  files = treeFiles(join(work, "dist"));
   app = await openTree(memoryStorage(files), "memory");
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));

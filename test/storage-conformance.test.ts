@@ -2,7 +2,7 @@
 // Worker and the edge function use, and memory), as a storage library tests its drivers: the
 // same tree, the same paths, the same answers.
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -17,23 +17,13 @@ import { memoryStorage } from "../server/adapters/memory-storage.js";
 import { hasPrecompressed } from "../server/precompressed.js";
 import { readRange, type TreeStorage } from "../server/storage.js";
 import { CATULLUS } from "./helpers/embedded.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { EMBEDDED, treeFiles } from "./helpers/tree.js";
 
 let work: string;
 let dist: string;
 let http: Server;
 let origin: string;
 const storages: [string, () => TreeStorage][] = [];
-
-function filesOf(root: string, folder = ""): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
-  for (const name of readdirSync(join(root, folder))) {
-    const path = folder ? `${folder}/${name}` : name;
-    if (statSync(join(root, path)).isDirectory()) for (const [k, v] of filesOf(root, path)) out.set(k, v);
-    else out.set(path, readFileSync(join(root, path)));
-  }
-  return out;
-}
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "dts-storages-"));
@@ -59,7 +49,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => http.listen(0, "127.0.0.1", done));
   origin = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-  const memory = filesOf(dist);
+  const memory = treeFiles(dist);
   memory.delete("docs.json.gz");
   storages.push(
     ["disk", () => diskStorage(dist)],

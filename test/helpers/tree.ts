@@ -77,3 +77,13 @@ export function snapshotTree(root: string): Map<string, { hash: string; mtime: n
   walk(root);
   return out;
 }
+
+/** Every file of a tree by its tree-relative path: a tree to hold in memory, or to serve as a static host would. */
+export function treeFiles(root: string, folder = "", out = new Map<string, Uint8Array>()): Map<string, Uint8Array> {
+  for (const name of readdirSync(join(root, folder))) {
+    const path = folder ? `${folder}/${name}` : name;
+    if (statSync(join(root, path)).isDirectory()) treeFiles(root, path, out);
+    else out.set(path, readFileSync(join(root, path)));
+  }
+  return out;
+}
