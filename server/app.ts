@@ -5,6 +5,7 @@
 import type { Hono } from "hono";
 import type { DocumentLocks } from "../builder/build/locks.js";
 import { DtsError } from "../builder/error.js";
+import { noEndpoint } from "../builder/render/messages.js";
 import { jsonError, renderError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
@@ -53,7 +54,7 @@ export function createApp(options: AppOptions): Hono {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     if (endpoint === "document") return writes.handle(c.req.raw, clientAddress(c.env));
     if (endpoint === null) {
-      return toResponse(jsonError(site, 404, `No endpoint at ${new URL(c.req.url).pathname}.`), { requestHeaders: c.req.raw.headers });
+      return toResponse(jsonError(site, 404, noEndpoint(new URL(c.req.url).pathname, site)), { requestHeaders: c.req.raw.headers });
     }
     return next();
   });

@@ -7,6 +7,7 @@ import type { Library } from "../builder/catalog.js";
 import { CitedText } from "../builder/citation/cited-text.js";
 import { renderCollection } from "../builder/render/collection.js";
 import { renderDocument, unknownDocument, withoutText } from "../builder/render/document.js";
+import { noDocument, noEndpoint } from "../builder/render/messages.js";
 import { renderNavigation } from "../builder/render/navigation.js";
 import { type DtsResponse, endpointError, jsonError, renderError } from "../builder/render/response.js";
 import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "../builder/render/service.js";
@@ -25,7 +26,6 @@ import {
 import { entryIn, type FolderManifest, locate, type PackedEntries, parseManifest } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import type { ManifestEntry } from "../builder/tree/tree-writer.js";
-import { entryUrl } from "../builder/urls.js";
 import { CORS_HEADERS } from "../builder/wire.js";
 import { allowedMethods, type MethodPolicy, preflightHeaders, READ_ONLY } from "./cors.js";
 import { contentTag, strongTag } from "./etag.js";
@@ -139,7 +139,7 @@ export class TreeReader {
     const site = this.options.site;
     const req = parseRequest(url, site);
     if (req === null) {
-      return this.send(jsonError(site, 404, `No endpoint at ${url.pathname}. The API's entry point is ${entryUrl(site)}.`), headers);
+      return this.send(jsonError(site, 404, noEndpoint(url.pathname, site)), headers);
     }
     if (req.kind === "bad") return this.send(badRequest(site, req), headers);
     const path = requestToPath(req);
@@ -281,7 +281,7 @@ export class TreeReader {
         const node = library.nodes.get(req.id);
         const isDoc = req.kind === "document";
         if (node?.kind !== "resource") {
-          return isDoc ? unknownDocument(site, req.id) : jsonError(site, 404, `There is no document with the id "${req.id}".`);
+          return isDoc ? unknownDocument(site, req.id) : jsonError(site, 404, noDocument(req.id));
         }
         const summary = library.texts.get(req.id);
         const text = summary?.hasText ? await this.loadText(req.id) : null;

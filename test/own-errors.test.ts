@@ -156,6 +156,44 @@ describe("errors before the app, and limits, through each server", () => {
   });
 });
 
+describe("one sentence for one fault, whoever answers", () => {
+  let work: string;
+  let server: RunningServer;
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "dts-messages-"));
+    const corpus = join(work, "corpus");
+    cpSync(EMBEDDED, corpus, { recursive: true });
+    const site = makeSite();
+    server = await startServer({ dist: join(work, "dist"), site, port: 0, host: "127.0.0.1", corpus, token: TOKEN });
+  });
+  afterAll(async () => {
+    await server?.close().catch(() => undefined);
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("an unknown id: Document, Navigation and a write say the same sentence", async () => {
+    const xmlDescription = (body: string): string | undefined =>
+      /<description>([^<]*)<\/description>/.exec(body)?.[1].replace(/&quot;/g, '"');
+    const read = await exchange(server.url, request("GET", documentPath("id=nothing&ref=1")));
+    const navigation = await exchange(server.url, request("GET", "/api/dts/navigation?id=nothing"));
+    const write = await fetch(server.url + documentPath("id=nothing&ref=1"), {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
+    const sentences = [xmlDescription(read.body), JSON.parse(navigation.body).description, xmlDescription(await write.text())];
+    expect([read.status, navigation.status, write.status]).toEqual([404, 404, 404]);
+    expect(sentences[0]).toContain('"nothing"');
+    expect(new Set(sentences).size).toBe(1);
+  });
+
+  it("a path outside the API: the same sentence for a read and a write", async () => {
+    const read = await exchange(server.url, request("GET", "/api/dts/elsewhere"));
+    const write = await exchange(server.url, request("POST", "/api/dts/elsewhere", { "Content-Length": "0" }));
+    expect([read.status, write.status]).toEqual([404, 404]);
+    expect(JSON.parse(write.body).description).toBe(JSON.parse(read.body).description);
+  });
+});
+
 describe("a tree the server cannot read (a corrupted catalogue)", () => {
   let work: string;
   let server: RunningServer;

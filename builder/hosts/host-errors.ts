@@ -3,6 +3,7 @@
 // pages are HTML without CORS headers, which a DTS client cannot read; the rules send these
 // instead, each in both formats of the API (Document's XML, the others' Hydra JSON).
 
+import { noEndpoint } from "../render/messages.js";
 import { type DtsResponse, endpointError } from "../render/response.js";
 import type { Site } from "../site.js";
 
@@ -13,10 +14,9 @@ export interface HostError {
 
 /** The statuses a proxy in front of `dts serve` produces itself, with what each tells the client. */
 export function hostErrors(site: Site, maxBody: number): HostError[] {
-  const entry = site.basePath || "/";
   return [
     { status: 400, description: "The server could not read this request (a malformed request line or header)." },
-    { status: 404, description: `No endpoint at this path. The API's entry point is ${entry}.` },
+    { status: 404, description: noEndpoint("this path", site) },
     { status: 411, description: "A write needs a Content-Length header or a chunked body." },
     {
       status: 413,

@@ -8,6 +8,7 @@ import { DtsError } from "../error.js";
 import type { Site } from "../site.js";
 import { collectionUrl, documentUrl, type LinkRel, linkHeader, navigationUrl } from "../urls.js";
 import { DTS_NS, TEI_NS, TEI_TYPE } from "../wire.js";
+import { noDocument } from "./messages.js";
 import { type DtsResponse, jsonError, renderError, xmlError } from "./response.js";
 import { type Selection, select } from "./selection.js";
 
@@ -22,7 +23,7 @@ export interface DocumentQuery {
 const FORMATS = new Set(["tei", "xml", "application/tei+xml"]);
 
 export function unknownDocument(site: Site, id: string): DtsResponse {
-  return xmlError(site, 404, `There is no document with the id "${id}" (the id is wrong, not the reference).`);
+  return xmlError(site, 404, noDocument(id));
 }
 
 /** Why a document whose TEI file exists cannot be served. */

@@ -16,6 +16,7 @@ import { indexDocument, XmlSyntaxError } from "../../builder/citation/indexer.js
 import { DtsError } from "../../builder/error.js";
 import { teiHeaderFromText } from "../../builder/metadata/tei-header.js";
 import { renderDocument, unreadableText } from "../../builder/render/document.js";
+import { noDocument } from "../../builder/render/messages.js";
 import { type DtsResponse, renderError, xmlError } from "../../builder/render/response.js";
 import type { DocumentMethod } from "../../builder/render/service.js";
 import type { Site } from "../../builder/site.js";
@@ -192,7 +193,7 @@ export class WriteService {
         throw new DtsError(400, "DELETE needs ref, or start and end: the passage(s) to remove.");
     }
     const node = workspace.library.nodes.get(id);
-    if (!node) throw new DtsError(404, `There is no document with the id "${id}" (the id is wrong, not the reference).`);
+    if (!node) throw new DtsError(404, noDocument(id));
     if (node.kind !== "resource") throw new DtsError(404, `"${id}" is a collection, not a document: only documents have text to write.`);
 
     let body: Uint8Array | null = null;
