@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, Option } from "commander";
 import { build } from "../builder/build/build.js";
+import { checkCorpus } from "../builder/build/check.js";
 import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/host-files.js";
@@ -13,7 +14,7 @@ import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
 import { integer, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
-import { printReport, warningLines, where } from "./report.js";
+import { printCheck, printReport, warningLines, where } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";
 
 /** Prints the error (a corpus error with its file as the user named the corpus) and exits 1. */
@@ -89,6 +90,22 @@ treeOptions(program.command("build").description("build every GET response of a 
       if (!opts.json) printHosts(report.hostFiles);
     } catch (e) {
       fail("build", e, opts.corpus);
+    }
+  });
+
+program
+  .command("check")
+  .description("read a corpus as a build would and report its problems, writing nothing")
+  .option("--corpus <dir>", "the corpus folder", "corpus")
+  .option("--json", "print the report as JSON")
+  .addHelpText("after", "\nExit status: 0 when there is nothing to report, 2 when there are warnings, 1 when the corpus cannot be read.")
+  .action(async (opts) => {
+    try {
+      const report = await checkCorpus(opts.corpus);
+      printCheck(report, { json: Boolean(opts.json), corpus: opts.corpus });
+      process.exitCode = report.warnings.length ? 2 : 0;
+    } catch (e) {
+      fail("check", e, opts.corpus);
     }
   });
 

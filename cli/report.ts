@@ -3,6 +3,7 @@
 
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { BuildReport } from "../builder/build/build.js";
+import type { CheckReport } from "../builder/build/check.js";
 import type { Warning } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { formatLocation, type SourceLocation } from "../builder/error.js";
@@ -88,6 +89,24 @@ export function printReport(report: BuildReport, options: { json: boolean; corpu
     ...(report.incremental ? [`  rebuilt    ${rebuiltLine(report)}`] : []),
     `  passages   ${report.passages}`,
     `  files      ${report.files} (${size(report.bytes)})`,
+    `  warnings   ${report.warnings.length}`,
+    ...warningLines(report.warnings, given),
+  ];
+  console.log(lines.join("\n"));
+}
+
+/** What `dts check` found: the build's report without the tree. */
+export function printCheck(report: CheckReport, options: { json: boolean; corpus: string }): void {
+  const given = [options.corpus];
+  if (options.json) {
+    const warnings = report.warnings.map((w) => ({ ...w, file: asGiven(w.file, given) }));
+    console.log(JSON.stringify({ ...report, warnings, seconds: Number(report.seconds.toFixed(3)) }, null, 2));
+    return;
+  }
+  const lines = [
+    `Checked ${options.corpus} in ${report.seconds.toFixed(2)} s (nothing written)`,
+    `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}`,
+    `  passages   ${report.passages}`,
     `  warnings   ${report.warnings.length}`,
     ...warningLines(report.warnings, given),
   ];

@@ -1,11 +1,11 @@
 // The `dts` command as users run it: the compiled CLI in a child process.
 
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMBEDDED, PROJECT } from "./helpers/tree.js";
+import { EMBEDDED, PROJECT, snapshotTree } from "./helpers/tree.js";
 
 const DTS = join(PROJECT, "bin/dts.js");
 let work: string;
@@ -159,6 +159,40 @@ describe("dts build: reports and paths", () => {
     expect(old.status, old.stderr).toBe(0);
     expect(existsSync(join(work, "host-out/.htaccess"))).toBe(true);
     expect(old.stderr).toMatch(/--host is deprecated here, use --target/);
+  });
+});
+
+describe("dts check", () => {
+  it("reads a corpus as a build would and reports the build's warnings, writing nothing", () => {
+    const corpus = join(work, "check-corpus");
+    cpSync(EMBEDDED, corpus, { recursive: true });
+    const clean = dts(["check", "--corpus", corpus]);
+    expect(clean.status, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/documents {2}6 \(1 without text\)\n {2}passages {3}75\n {2}warnings {3}0/);
+    const file = join(corpus, "latin/catullus-5.xml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("</body>", "<div></body>"));
+    const before = snapshotTree(corpus);
+    const cwd = mkdtempSync(join(work, "check-cwd-"));
+    const broken = dts(["check", "--corpus", corpus, "--json"], cwd);
+    expect(broken.status).toBe(2);
+    // Nothing written: not beside the command, not in the corpus.
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(snapshotTree(corpus)).toEqual(before);
+    const built = dts(["build", "--corpus", corpus, "--out", join(work, "check-dist"), "--json"]);
+    const [checked, report] = [JSON.parse(broken.stdout), JSON.parse(built.stdout)];
+    expect(checked.warnings).toEqual(report.warnings);
+    expect(
+      checked.warnings.some(
+        (w: { file: string; message: string }) => w.file.endsWith("catullus-5.xml") && /not well-formed/.test(w.message),
+      ),
+    ).toBe(true);
+    expect([checked.documents, checked.withoutText, checked.passages]).toEqual([report.documents, report.withoutText, report.passages]);
+  });
+
+  it("exits 1 naming the folder when there is no corpus", () => {
+    const r = dts(["check", "--corpus", join(work, "no-such-corpus")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/no-such-corpus: corpus folder not found/);
   });
 });
 

@@ -127,23 +127,15 @@ function renderAll(
   const hash = source ? sourceHash(site, source) : "";
   const writer = new TreeWriter(root, { atomic: inPlace, sink });
   const warnings: Warning[] = [];
-  const read = known ? indexed(task, known, warnings) : source ? index(task, source, warnings) : null;
-  const text = read instanceof CitedText ? read : null;
+  const { text, unreadable, header } = readText(task, source, warnings, known);
   let summary: TextSummary;
-  let header: DublinCore = {};
   let passages = 0;
   if (text) {
     for (const stored of documentResponses(site, text)) writer.write(stored);
     writer.writeData(`${documentFolder(task.id)}/${INDEX_FILE}`, indexToJson(text.index));
     summary = { hasText: true, maxCiteDepth: text.index.maxCiteDepth, citeStructure: text.index.citeStructure };
-    header = teiHeaderFromText(
-      Buffer.from(source!.buffer, source!.byteOffset, source!.length).toString("utf8"),
-      task.file,
-      warnings,
-    ).dublinCore;
     passages = text.units.length;
   } else {
-    const unreadable = read && !(read instanceof CitedText) ? read : undefined;
     for (const stored of textlessResponses(site, task.id, unreadable)) writer.write(stored);
     summary = { hasText: false, maxCiteDepth: 0, citeStructure: [], ...(unreadable ? { unreadable } : {}) };
   }
@@ -162,6 +154,22 @@ function renderAll(
   };
   writer.writeData(`${documentFolder(task.id)}/${BUILD_RECORD}`, JSON.stringify(result));
   return result;
+}
+
+/**
+ * A document's source read as the build reads it (`dts check` too): its citable text, or where
+ * its XML breaks, and its teiHeader's Dublin Core; the problems go into `warnings`.
+ */
+export function readText(
+  task: DocumentTask,
+  source: Uint8Array | null,
+  warnings: Warning[],
+  known?: KnownSource,
+): { text: CitedText | null; unreadable?: UnreadableSource; header: DublinCore } {
+  const read = known ? indexed(task, known, warnings) : source ? index(task, source, warnings) : null;
+  if (!(read instanceof CitedText)) return { text: null, unreadable: read ?? undefined, header: {} };
+  const bytes = Buffer.from(read.source.buffer, read.source.byteOffset, read.source.length);
+  return { text: read, header: teiHeaderFromText(bytes.toString("utf8"), task.file, warnings).dublinCore };
 }
 
 function indexed(task: DocumentTask, known: KnownSource, warnings: Warning[]): CitedText {
