@@ -4,9 +4,8 @@
 
 import type { Hono } from "hono";
 import type { DocumentLocks } from "../builder/build/locks.js";
-import { DtsError } from "../builder/error.js";
 import { noEndpoint } from "../builder/render/messages.js";
-import { jsonError, renderError } from "../builder/render/response.js";
+import { jsonError } from "../builder/render/response.js";
 import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
 import { docsUrl } from "../builder/urls.js";
@@ -57,16 +56,6 @@ export function createApp(options: AppOptions): Hono {
       return toResponse(jsonError(site, 404, noEndpoint(new URL(c.req.url).pathname, site)), { requestHeaders: c.req.raw.headers });
     }
     return next();
-  });
-
-  // The one place a read's error is answered: a DtsError as its endpoint says errors, anything
-  // else as a 500 in the same format (never a stack trace). Writes answer their own, to log them.
-  app.onError((e, c) => {
-    const endpoint = endpointOf(new URL(c.req.url).pathname, site);
-    if (!(e instanceof DtsError))
-      console.error(`dts serve: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
-    const error = e instanceof DtsError ? e : new DtsError(500, "The server failed to answer this request; its log says why.");
-    return toResponse(renderError(site, endpoint, error), { requestHeaders: c.req.raw.headers, headers: error.headers });
   });
 
   return readerApp(reader, app, { writes: writes.enabled, origins: options.origins ?? [] });

@@ -5,6 +5,7 @@
 import type { Hono } from "hono";
 import type { Library } from "../builder/catalog.js";
 import { CitedText } from "../builder/citation/cited-text.js";
+import { DtsError } from "../builder/error.js";
 import { renderCollection } from "../builder/render/collection.js";
 import { renderDocument, unknownDocument, withoutText } from "../builder/render/document.js";
 import { noDocument, noEndpoint } from "../builder/render/messages.js";
@@ -313,6 +314,15 @@ function badRequest(site: Site, bad: BadRequest): DtsResponse {
  */
 export function readerApp(reader: TreeReader, app: Hono = apiApp(), policy: MethodPolicy = READ_ONLY): Hono {
   const site = reader.site;
+  // The one place a read's error is answered, on every runtime: a DtsError as its endpoint says
+  // errors, anything else as a 500 in the same format (never a stack trace). The write API
+  // answers its own, to log each write with its status.
+  app.onError((e, c) => {
+    const endpoint = endpointOf(new URL(c.req.url).pathname, site);
+    if (!(e instanceof DtsError)) console.error(`dts: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
+    const error = e instanceof DtsError ? e : new DtsError(500, "The server failed to answer this request; its log says why.");
+    return toResponse(renderError(site, endpoint, error), { requestHeaders: c.req.raw.headers, headers: error.headers });
+  });
   app.options("*", (c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     return c.body(null, 204, { ...CORS_HEADERS, ...preflightHeaders(endpoint, policy, c.req.raw.headers) });

@@ -90,4 +90,15 @@ describe("the reader over a tree in memory", () => {
     expect(n.headers.get("content-type")).toBe("application/ld+json");
     expect(JSON.parse(await n.text())).toMatchObject({ "@type": "Status", statusCode: 404 });
   });
+
+  it("answers what it cannot read (a corrupted catalogue) with a 500 in the endpoint's format, as on every runtime", async () => {
+    const broken = new Map(files);
+    broken.set("_catalog.json", new TextEncoder().encode("{ not json"));
+    const other = await openTree(memoryStorage(broken), "memory");
+    const r = await Promise.resolve(other.request("/api/dts/collection?id=nothing"));
+    expect(r.status).toBe(500);
+    expect(r.headers.get("content-type")).toBe("application/ld+json");
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(JSON.parse(await r.text())).toMatchObject({ "@type": "Status", statusCode: 500 });
+  });
 });
