@@ -77,38 +77,44 @@ export function warningLines(warnings: Warning[], given: (string | undefined)[],
 }
 
 export function printReport(report: BuildReport, options: { json: boolean; corpus: string; out: string }): void {
-  const given = [options.corpus, options.out];
-  if (options.json) {
-    const warnings = report.warnings.map((w) => ({ ...w, file: asGiven(w.file, given) }));
-    console.log(JSON.stringify({ ...report, warnings, seconds: Number(report.seconds.toFixed(3)) }, null, 2));
-    return;
-  }
-  const lines = [
-    `Built ${options.out} from ${options.corpus} in ${report.seconds.toFixed(2)} s${report.incremental ? " (incremental)" : ""}`,
-    `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}${report.reused ? `, ${report.reused} unchanged` : ""}`,
-    ...(report.incremental ? [`  rebuilt    ${rebuiltLine(report)}`] : []),
-    `  passages   ${report.passages}`,
-    `  files      ${report.files} (${size(report.bytes)})`,
-    `  warnings   ${report.warnings.length}`,
-    ...warningLines(report.warnings, given),
-  ];
-  console.log(lines.join("\n"));
+  printSummary(report, {
+    json: options.json,
+    given: [options.corpus, options.out],
+    heading: `Built ${options.out} from ${options.corpus} in ${report.seconds.toFixed(2)} s${report.incremental ? " (incremental)" : ""}`,
+    details: [
+      ...(report.incremental ? [`  rebuilt    ${rebuiltLine(report)}`] : []),
+      `  passages   ${report.passages}`,
+      `  files      ${report.files} (${size(report.bytes)})`,
+    ],
+  });
 }
 
 /** What `dts check` found: the build's report without the tree. */
 export function printCheck(report: CheckReport, options: { json: boolean; corpus: string }): void {
-  const given = [options.corpus];
-  if (options.json) {
-    const warnings = report.warnings.map((w) => ({ ...w, file: asGiven(w.file, given) }));
+  printSummary(report, {
+    json: options.json,
+    given: [options.corpus],
+    heading: `Checked ${options.corpus} in ${report.seconds.toFixed(2)} s (nothing written)`,
+    details: [`  passages   ${report.passages}`],
+  });
+}
+
+/** The report of `dts build` or `dts check`: JSON with paths as given, or the lines a user reads. */
+function printSummary(
+  report: (BuildReport | CheckReport) & { reused?: number },
+  o: { json: boolean; given: string[]; heading: string; details: string[] },
+): void {
+  if (o.json) {
+    const warnings = report.warnings.map((w) => ({ ...w, file: asGiven(w.file, o.given) }));
     console.log(JSON.stringify({ ...report, warnings, seconds: Number(report.seconds.toFixed(3)) }, null, 2));
     return;
   }
   const lines = [
-    `Checked ${options.corpus} in ${report.seconds.toFixed(2)} s (nothing written)`,
-    `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}`,
-    `  passages   ${report.passages}`,
+    o.heading,
+    `  documents  ${report.documents}${report.withoutText ? ` (${report.withoutText} without text)` : ""}${report.reused ? `, ${report.reused} unchanged` : ""}`,
+    ...o.details,
     `  warnings   ${report.warnings.length}`,
-    ...warningLines(report.warnings, given),
+    ...warningLines(report.warnings, o.given),
   ];
   console.log(lines.join("\n"));
 }

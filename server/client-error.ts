@@ -9,7 +9,7 @@ import { reason } from "../builder/error.js";
 import { type DtsResponse, endpointError } from "../builder/render/response.js";
 import { endpointOf } from "../builder/request.js";
 import type { Site } from "../builder/site.js";
-import { CORS_HEADERS } from "../builder/wire.js";
+import { toResponse } from "./to-response.js";
 
 /** The API's answer to a request the HTTP parser refused, or null when none is owed (a reset). */
 export function parserRefusal(site: Site, code: string | undefined, rawPacket: Buffer | undefined): DtsResponse | null {
@@ -32,19 +32,15 @@ export function parserRefusal(site: Site, code: string | undefined, rawPacket: B
   }
 }
 
-/** The raw bytes of a complete response that closes its connection. */
+/** The raw bytes of the answer (its headers as every answer's, see toResponse), closing the connection. */
 export function rawResponse(response: DtsResponse): Buffer {
   const body = Buffer.from(response.body);
-  const head = [
-    `HTTP/1.1 ${response.status} ${reason(response.status)}`,
-    `Content-Type: ${response.type}`,
-    `Content-Length: ${body.length}`,
-    ...Object.entries(CORS_HEADERS).map(([k, v]) => `${k}: ${v}`),
-    `Link: ${response.link}`,
-    "Cache-Control: no-store",
-    "Connection: close",
-  ];
-  return Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n", "latin1"), body]);
+  const answer = toResponse(response, {
+    requestHeaders: new Headers(),
+    headers: { "Content-Length": String(body.length), "Cache-Control": "no-store", Connection: "close" },
+  });
+  const head = [`HTTP/1.1 ${response.status} ${reason(response.status)}`, ...[...answer.headers].map(([k, v]) => `${k}: ${v}`)];
+  return Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), body]);
 }
 
 export function answerParserRefusals(server: Server, site: Site): void {

@@ -5,10 +5,10 @@
 // `out` never sees a half-built response.
 
 import { rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { CorpusError, fillFromHeader, type Library, type ResourceNode, type TextSummary, type Warning } from "../catalog.js";
+import { join } from "node:path";
+import { fillFromHeader, type Library, type ResourceNode, type TextSummary, type Warning } from "../catalog.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "../hosts/host-files.js";
-import { loadCatalog, NO_DOCUMENTS } from "../metadata/load.js";
+import { loadDocuments } from "../metadata/load.js";
 import { listOr, readTextOr } from "../read-files.js";
 import type { DocumentMethod } from "../render/service.js";
 import { collectionResponses, serviceResponses } from "../responses.js";
@@ -65,10 +65,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const methods = options.methods ?? ["GET"];
   const record = JSON.stringify({ outputVersion: OUTPUT_VERSION, site: options.site, methods });
   const incremental = !options.full && folder.state === "tree" && readTextOr(join(out, TREE_RECORD), "") === record;
-  const catalog = await loadCatalog(options.corpus);
-  const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
-  // A build of nothing is a wrong --corpus, not an edition: refused before a tree is replaced.
-  if (!resources.length) throw new CorpusError({ file: resolve(options.corpus) }, NO_DOCUMENTS);
+  const { catalog, resources } = await loadDocuments(options.corpus);
 
   const root = incremental ? out : makeStaging(out);
   // The record goes in first, so a staging folder left by a killed build is known as ours.

@@ -1,9 +1,8 @@
 // `dts check`: what a build would say of a corpus, without writing a tree. The catalogue is
 // loaded and every document read as the build reads it, so the warnings are the build's.
 
-import { resolve } from "node:path";
-import { CorpusError, type ResourceNode, type Warning } from "../catalog.js";
-import { loadCatalog, NO_DOCUMENTS } from "../metadata/load.js";
+import type { Warning } from "../catalog.js";
+import { loadDocuments } from "../metadata/load.js";
 import { readBytesOr } from "../read-files.js";
 import { documentTask, readText } from "./document-output.js";
 
@@ -18,9 +17,7 @@ export interface CheckReport {
 
 export async function checkCorpus(corpus: string): Promise<CheckReport> {
   const started = performance.now();
-  const catalog = await loadCatalog(corpus);
-  const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
-  if (!resources.length) throw new CorpusError({ file: resolve(corpus) }, NO_DOCUMENTS);
+  const { catalog, resources } = await loadDocuments(corpus);
   const warnings = [...catalog.warnings];
   let passages = 0;
   let withoutText = 0;

@@ -230,10 +230,12 @@ upstream dts_dynamic {
         .join("");
     const bodyLimit = `client_max_body_size ${this.ctx.maxBody};`;
     const base = this.ctx.site.basePath || "/";
-    const headers = [
-      ...Object.entries(CORS_HEADERS).map(([k, v]) => `add_header ${k} ${nginxString(v)} always;`),
-      `add_header Link $dts_link always;`,
-      `add_header Cache-Control ${nginxString(STATIC_CACHE_CONTROL)} always;`,
+    const cors = Object.entries(CORS_HEADERS).map(([k, v]) => `add_header ${k} ${nginxString(v)} always;`);
+    const headers = [...cors, `add_header Link $dts_link always;`, `add_header Cache-Control ${nginxString(STATIC_CACHE_CONTROL)} always;`];
+    const errorHeaders = [
+      ...cors,
+      `add_header Link ${nginxString(this.defaultLink)} always;`,
+      `add_header Cache-Control "no-store" always;`,
     ];
     write(
       "dts-locations.conf",
@@ -282,7 +284,7 @@ ${Object.entries(TYPE_BY_EXTENSION)
   .join("\n")}
     }
     charset off;
-    ${[...headers.slice(0, -2), `add_header Link ${nginxString(this.defaultLink)} always;`, `add_header Cache-Control "no-store" always;`].join("\n    ")}
+    ${errorHeaders.join("\n    ")}
 }
 
 location @dts_dynamic {

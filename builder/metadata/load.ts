@@ -1,7 +1,7 @@
 // Entry point of corpus loading: picks the metadata format and assembles the root collection.
 import { stat } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
-import type { Catalog, CollectionNode } from "../catalog.js";
+import type { Catalog, CollectionNode, ResourceNode } from "../catalog.js";
 import { CorpusError } from "../catalog.js";
 import { loadCapitainsFiles } from "./capitains3.js";
 import { compareIds, link, newContext } from "./context.js";
@@ -28,6 +28,17 @@ export async function loadCatalog(corpusDir: string): Promise<Catalog> {
   const files = await listCorpusFiles(dir);
   if (!files.some(isMetadataFile)) return loadNativeCatalog(dir);
   return loadCapitainsCatalog(dir, files);
+}
+
+/**
+ * The catalogue and its documents, for a build or a check. A corpus without documents is a wrong
+ * --corpus, not an edition: refused (before a build replaces any tree).
+ */
+export async function loadDocuments(corpusDir: string): Promise<{ catalog: Catalog; resources: ResourceNode[] }> {
+  const catalog = await loadCatalog(corpusDir);
+  const resources = [...catalog.nodes.values()].filter((n): n is ResourceNode => n.kind === "resource");
+  if (!resources.length) throw new CorpusError({ file: resolve(corpusDir) }, NO_DOCUMENTS);
+  return { catalog, resources };
 }
 
 /** CapiTainS corpora: metadata files are the source of truth; other XML files are reported. */
