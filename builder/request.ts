@@ -2,7 +2,8 @@
 // parses them, and `requestToPath` (tree/layout.ts) names their files.
 
 import { DtsError } from "./error.js";
-import { OPEN_RANGE } from "./render/service.js";
+import { firstValue, queryPairs } from "./query.js";
+import { OPEN_RANGE } from "./render/messages.js";
 import type { Site } from "./site.js";
 
 export type DtsRequest =
@@ -61,7 +62,18 @@ export function endpointOf(pathname: string, site: Site): Endpoint | null {
   }
 }
 
-const bad = (endpoint: Endpoint, description: string, status = 400): BadRequest => new BadRequest(endpoint, description, status);
+/**
+ * A request that could not be read, as plain data: what `readRequest` returns, so that it runs
+ * where there are no classes (nginx's JavaScript module); `parseRequest` makes it a BadRequest.
+ */
+export interface Refusal {
+  kind: "bad";
+  endpoint: Endpoint;
+  description: string;
+  status: number;
+}
+
+const bad = (endpoint: Endpoint, description: string, status = 400): Refusal => ({ kind: "bad", endpoint, description, status });
 
 function positiveInteger(value: string | null): number | undefined | null {
   if (value === null) return undefined;
@@ -72,7 +84,7 @@ function positiveInteger(value: string | null): number | undefined | null {
 function passageParams(
   endpoint: Endpoint,
   get: (name: string) => string | undefined,
-): BadRequest | { kind: "passage"; id: string; ref?: string; start?: string; end?: string } {
+): Refusal | { kind: "passage"; id: string; ref?: string; start?: string; end?: string } {
   const id = get("id");
   if (id === undefined || id === "") return bad(endpoint, "the required parameter id is missing");
   const ref = get("ref");
@@ -84,36 +96,52 @@ function passageParams(
   return { kind: "passage", id, ref, start, end };
 }
 
-/** Reads a GET request. Parameter values arrive decoded by URLSearchParams. */
+/** Reads a GET request from a URL. */
 export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | null {
-  const endpoint = endpointOf(url.pathname, site);
+  const read = readRequest(url.pathname, url.search, site);
+  return read?.kind === "bad" ? new BadRequest(read.endpoint, read.description, read.status) : read;
+}
+
+/**
+ * Reads a GET request from its path and query (`?` optional): the one reading every runtime
+ * uses, down to nginx's. Parameter values are decoded as URLSearchParams decodes them; the
+ * first of a repeated parameter counts.
+ */
+export function readRequest(pathname: string, search: string, site: Site): DtsRequest | Refusal | null {
+  const endpoint = endpointOf(pathname, site);
   if (endpoint === null) return null;
-  const q = url.searchParams;
-  const get = (name: string): string | undefined => q.get(name) ?? undefined;
+  const pairs = queryPairs(search);
+  const param = (name: string): string | null => firstValue(pairs, name);
+  const get = (name: string): string | undefined => {
+    const value = param(name);
+    return value === null ? undefined : value;
+  };
   switch (endpoint) {
     case "entry":
     case "docs":
     case "context":
       return { kind: endpoint };
     case "collection": {
-      const nav = q.get("nav") ?? "children";
+      const nav = param("nav") ?? "children";
       if (nav !== "children" && nav !== "parents") {
         return bad(endpoint, `nav must be "children" or "parents", not "${nav}"`);
       }
-      const page = positiveInteger(q.get("page"));
-      if (page === null) return bad(endpoint, `page must be a whole number from 1, not "${q.get("page")}"`);
+      const page = positiveInteger(param("page"));
+      if (page === null) return bad(endpoint, `page must be a whole number from 1, not "${param("page")}"`);
       return { kind: "collection", id: get("id"), nav, page };
     }
     case "document": {
       const passage = passageParams(endpoint, get);
       if (passage.kind === "bad") return passage;
-      const { id, ref, start, end } = passage;
-      return { kind: "document", id, ref, start, end, format: get("format") };
+      return { kind: "document", id: passage.id, ref: passage.ref, start: passage.start, end: passage.end, format: get("format") };
     }
     case "navigation": {
       const passage = passageParams(endpoint, get);
       if (passage.kind === "bad") return passage;
-      const { id, ref, start, end } = passage;
+      const id = passage.id;
+      const ref = passage.ref;
+      const start = passage.start;
+      const end = passage.end;
       if ((start === undefined) !== (end === undefined)) {
         return bad(
           endpoint,
@@ -121,7 +149,7 @@ export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | nu
             `Navigation takes no open range; the Document endpoint does (${OPEN_RANGE}).`,
         );
       }
-      const rawDown = q.get("down");
+      const rawDown = param("down");
       let down: number | "max" = 1;
       if (rawDown !== null) {
         if (rawDown === "max" || rawDown === "-1") down = "max";
@@ -131,12 +159,12 @@ export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | nu
       if (down === 0 && ref === undefined && start === undefined) {
         return bad(endpoint, "down=0 needs a ref or a range: it asks for the node itself, with no members");
       }
-      const groupBy = positiveInteger(q.get("groupBy"));
-      if (groupBy === null) return bad(endpoint, `groupBy must be a whole number from 1, not "${q.get("groupBy")}"`);
-      const max = positiveInteger(q.get("max"));
-      if (max === null) return bad(endpoint, `max must be a whole number from 1, not "${q.get("max")}"`);
-      const page = positiveInteger(q.get("page"));
-      if (page === null) return bad(endpoint, `page must be a whole number from 1, not "${q.get("page")}"`);
+      const groupBy = positiveInteger(param("groupBy"));
+      if (groupBy === null) return bad(endpoint, `groupBy must be a whole number from 1, not "${param("groupBy")}"`);
+      const max = positiveInteger(param("max"));
+      if (max === null) return bad(endpoint, `max must be a whole number from 1, not "${param("max")}"`);
+      const page = positiveInteger(param("page"));
+      if (page === null) return bad(endpoint, `page must be a whole number from 1, not "${param("page")}"`);
       if (page !== undefined && max === undefined) return bad(endpoint, "page needs max, the number of members per page");
       return { kind: "navigation", id, ref, start, end, down, groupBy, max, page };
     }

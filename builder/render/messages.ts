@@ -13,3 +13,7 @@ export function noDocument(id: string): string {
 export function noEndpoint(path: string, site: Site): string {
   return `No endpoint at ${path}. The API's entry point is ${entryUrl(site)}.`;
 }
+
+/** How each endpoint reads `start` and `end`: they differ, and clients need to know it. */
+export const OPEN_RANGE =
+  "start without end is an open range, from start to the last unit of its level; end without start, from the first unit of the level to end";

@@ -4,6 +4,7 @@
 import type { Site } from "../site.js";
 import { collectionRoute, docsUrl, documentRoute, entryUrl, navigationRoute } from "../urls.js";
 import { DTS_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_NS, TEI_TYPE } from "../wire.js";
+import { OPEN_RANGE } from "./messages.js";
 import { type DtsResponse, jsonResponse } from "./response.js";
 
 export function renderEntry(site: Site): DtsResponse {
@@ -23,9 +24,6 @@ export function renderEntry(site: Site): DtsResponse {
 /** HTTP methods the Document endpoint accepts; writes are listed only when enabled. */
 export type DocumentMethod = "GET" | "POST" | "PUT" | "DELETE";
 
-/** How each endpoint reads `start` and `end`: they differ, and clients need to know it. */
-export const OPEN_RANGE =
-  "start without end is an open range, from start to the last unit of its level; end without start, from the first unit of the level to end";
 const NO_OPEN_RANGE = "needs both start and end: no open range";
 
 const OPERATIONS: Record<

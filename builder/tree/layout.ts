@@ -23,14 +23,29 @@ export function encodeName(value: string): string {
   return out;
 }
 
-/** A 64-bit FNV-1a hash in hex: enough to keep shortened names apart, and runs anywhere. */
-function fnv1a64(text: string): string {
-  let h = 0xcbf29ce484222325n;
-  for (const b of utf8.encode(text)) {
-    h ^= BigInt(b);
-    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+/**
+ * A 64-bit FNV-1a hash in hex: enough to keep shortened names apart, and runs anywhere (in four
+ * 16-bit limbs, since nginx's JavaScript module has no BigInt).
+ */
+export function fnv1a64(text: string): string {
+  // The offset basis 0xcbf29ce484222325, least significant limb first.
+  const h = [0x2325, 0x8422, 0x9ce4, 0xcbf2];
+  const bytes = utf8.encode(text);
+  for (let i = 0; i < bytes.length; i++) {
+    h[0] ^= bytes[i];
+    // h * 0x100000001b3 mod 2^64: h * 0x1b3, plus h shifted left by 40 bits (0x100 in the third limb).
+    const r0 = h[0] * 0x1b3;
+    const r1 = h[1] * 0x1b3 + (r0 >>> 16);
+    const r2 = h[2] * 0x1b3 + h[0] * 0x100 + (r1 >>> 16);
+    const r3 = h[3] * 0x1b3 + h[1] * 0x100 + (r2 >>> 16);
+    h[0] = r0 & 0xffff;
+    h[1] = r1 & 0xffff;
+    h[2] = r2 & 0xffff;
+    h[3] = r3 & 0xffff;
   }
-  return h.toString(16).padStart(16, "0");
+  let out = "";
+  for (let i = 3; i >= 0; i--) out += h[i].toString(16).padStart(4, "0");
+  return out;
 }
 
 /** The folder of a document's files in the tree (document and navigation share the id part). */
