@@ -23,10 +23,17 @@ import {
   navigationFolder,
   requestToPath,
   splitTreePath,
+  WHOLE_DOCUMENT,
 } from "../builder/tree/layout.js";
-import { entryIn, type FolderManifest, locate, type PackedEntries, parseManifest } from "../builder/tree/packed-folder.js";
+import {
+  entryIn,
+  type FolderManifest,
+  locate,
+  type PackedEntries,
+  type PackedEntry,
+  parseManifest,
+} from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
-import type { ManifestEntry } from "../builder/tree/tree-writer.js";
 import { CORS_HEADERS } from "../builder/wire.js";
 import { allowedMethods, type MethodPolicy, preflightHeaders, READ_ONLY } from "./cors.js";
 import { contentTag, strongTag } from "./etag.js";
@@ -54,10 +61,9 @@ const GENERATION_CHECK_MS = 1000;
 /** A file of a tree folder ("" is the root). */
 const inFolder = (folder: string, name: string): string => (folder ? `${folder}/${name}` : name);
 
-/** What a manifest file holds: a plain folder's entries, a packed folder's manifest, or a block of one. */
+/** What a manifest file holds: a folder's manifest, or a block of one. */
 interface FolderIndex {
-  plain?: Record<string, ManifestEntry>;
-  packed?: FolderManifest;
+  manifest?: FolderManifest;
   block?: PackedEntries;
 }
 
@@ -94,18 +100,17 @@ export class TreeReader {
   }
 
   /**
-   * Forgets what was read of one document, after it was rebuilt: its source and index, and
-   * unless the rebuild kept them, its manifests and the catalogue.
+   * Forgets what was read of one document, after it was rebuilt: its source, index and document
+   * manifest (a rebuild packs changed passages anew), and unless the rebuild kept them, its
+   * navigation manifest and the catalogue.
    */
-  invalidateDocument(id: string, kept: { manifests?: boolean; catalog?: boolean } = {}): void {
+  invalidateDocument(id: string, kept: { navigation?: boolean; catalog?: boolean } = {}): void {
     this.texts.delete(id);
     // Writes are rare beside reads: forgetting every cached response keeps this simple.
     this.responses.clear();
     if (!kept.catalog) this.library = null;
-    if (!kept.manifests) {
-      this.manifests.delete(documentFolder(id));
-      this.manifests.delete(navigationFolder(id));
-    }
+    this.manifests.delete(documentFolder(id));
+    if (!kept.navigation) this.manifests.delete(navigationFolder(id));
   }
 
   get site(): Site {
@@ -170,14 +175,17 @@ export class TreeReader {
     const req = parseRequest(url, this.options.site);
     if (req === null || req.kind === "bad") return [];
     const path = requestToPath(req);
-    const stored = path === null ? null : await this.readStored(path, new Headers());
-    if (stored) {
-      if (stored.response.status !== 200) return [];
+    const { folder, name } = path === null ? { folder: "", name: "" } : splitTreePath(path);
+    const entry = path === null ? null : await this.entry(folder, name);
+    if (entry) {
+      if (entry.status !== 200) return [];
       const storage = this.options.storage;
       const encodings = Object.keys(SIBLING_SUFFIX) as Encoding[];
-      const siblings = hasPrecompressed(storage) ? await Promise.all(encodings.map((e) => storage.readEncoded(path!, e))) : [];
+      const file = inFolder(folder, entry.file);
+      const siblings =
+        entry.offset === 0 && hasPrecompressed(storage) ? await Promise.all(encodings.map((e) => storage.readEncoded(file, e))) : [];
       const tags = await Promise.all(siblings.map((f) => (f ? strongTag(f.etag, f.body) : null)));
-      return [stored.etag!, ...tags.filter((t) => t !== null)];
+      return [entry.etag, ...tags.filter((t) => t !== null)];
     }
     const computed = await this.compute(req);
     return computed.status === 200 ? [await contentTag(computed.body)] : [];
@@ -197,34 +205,32 @@ export class TreeReader {
 
   private async readStored(path: string, headers: Headers): Promise<StoredHit | null> {
     const { folder, name } = splitTreePath(path);
-    const index = await this.manifest(folder);
-    if (index?.packed) return this.readPacked(folder, index.packed, name);
-    const entry = index?.plain?.[name];
+    const entry = await this.entry(folder, name);
     if (!entry) return null;
     const storage = this.options.storage;
-    const encoded = hasPrecompressed(storage) ? await readPrecompressed(storage, path, headers.get("Accept-Encoding")) : null;
-    const file = encoded?.file ?? (await storage.read(path));
-    if (!file) return null;
-    return {
-      response: { status: entry.status, type: entry.type, link: entry.link, body: file.body },
-      etag: await strongTag(file.etag, file.body),
-      encoding: encoded?.encoding,
-      vary: hasPrecompressed(storage),
-    };
-  }
-
-  /** A response of a packed folder (builder/tree/packed-folder.ts): its entry, then its bytes. */
-  private async readPacked(folder: string, manifest: FolderManifest, name: string): Promise<StoredHit | null> {
-    const where = locate(manifest, name);
-    if (!where) return null;
-    const entry = "entry" in where ? where.entry : entryIn((await this.manifest(folder, where.block))?.block ?? {}, name);
-    if (!entry) return null;
-    const body = await readRange(this.options.storage, inFolder(folder, entry.file), entry.offset, entry.length);
+    const file = inFolder(folder, entry.file);
+    const head = { status: entry.status, type: entry.type, link: entry.link };
+    // A body alone in its file (offset 0: large bodies are) may have precompressed siblings.
+    const encoded =
+      entry.offset === 0 && hasPrecompressed(storage) ? await readPrecompressed(storage, file, headers.get("Accept-Encoding")) : null;
+    if (encoded) {
+      const body = encoded.file.body;
+      return { response: { ...head, body }, etag: await strongTag(encoded.file.etag, body), encoding: encoded.encoding, vary: true };
+    }
+    const body = await readRange(storage, file, entry.offset, entry.length);
     if (!body) return null;
-    return { response: { status: entry.status, type: entry.type, link: entry.link, body }, etag: entry.etag, vary: false };
+    return { response: { ...head, body }, etag: entry.etag, vary: hasPrecompressed(storage) };
   }
 
-  /** A folder's manifest, plain (v1) or packed (v2); or, given `block`, that block of a packed one. */
+  /** A stored response's entry in its folder's manifest (builder/tree/packed-folder.ts), or null. */
+  private async entry(folder: string, name: string): Promise<PackedEntry | null> {
+    const manifest = (await this.manifest(folder))?.manifest;
+    const where = manifest ? locate(manifest, name) : null;
+    if (!where) return null;
+    return "entry" in where ? where.entry : entryIn((await this.manifest(folder, where.block))?.block ?? {}, name);
+  }
+
+  /** A folder's manifest, or, given `block`, that block of it. */
   private manifest(folder: string, block?: string): Promise<FolderIndex | null> {
     // Blocks are keyed apart: a folder's name may itself end like a block's file name.
     const key = block ? `${folder}\n${block}` : folder;
@@ -235,8 +241,9 @@ export class TreeReader {
         if (!f) return null;
         const text = new TextDecoder().decode(f.body);
         if (block) return { block: JSON.parse(text) as PackedEntries };
-        const packed = parseManifest(text);
-        return packed ? { packed } : { plain: JSON.parse(text) as Record<string, ManifestEntry> };
+        const manifest = parseManifest(text);
+        if (!manifest) throw new Error(`${path} is not a manifest this version reads: rebuild the tree with \`dts build\``);
+        return { manifest };
       });
       this.manifests.set(key, m);
     }
@@ -256,8 +263,11 @@ export class TreeReader {
     let t = this.texts.get(id);
     if (!t) {
       const folder = documentFolder(id);
-      t = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), this.options.storage.read(`${folder}/_.xml`)]).then(
-        ([index, source]) => (index && source ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), source.body) : null),
+      const source = this.entry(folder, WHOLE_DOCUMENT).then((e) =>
+        e ? readRange(this.options.storage, inFolder(folder, e.file), e.offset, e.length) : null,
+      );
+      t = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), source]).then(([index, body]) =>
+        index && body ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), body) : null,
       );
       this.texts.set(id, t);
     }

@@ -13,7 +13,7 @@ import { CloudflareRules } from "../builder/hosts/cloudflare.js";
 import type { HostContext, TreeFacts } from "../builder/hosts/common.js";
 import { parseHosts } from "../builder/hosts/host-files.js";
 import { NetlifyRules } from "../builder/hosts/netlify.js";
-import { NginxRules, nginxString } from "../builder/hosts/nginx.js";
+import { nginxString } from "../builder/hosts/nginx.js";
 import { requestTargets, valueSpellings } from "../builder/hosts/queries.js";
 import { parseRequest } from "../builder/request.js";
 import { makeSite } from "../builder/site.js";
@@ -88,27 +88,6 @@ const ctx = (root: string): HostContext => ({
   upstream: "http://127.0.0.1:8080",
   compressed: false,
   maxBody: DEFAULT_MAX_BODY,
-});
-
-describe("nginx map keys", () => {
-  it("list only the first of keys that differ in case (nginx compares them ignoring case)", () => {
-    const root = temp();
-    const rules = new NginxRules(ctx(root));
-    const entry = { status: 200, type: "application/tei+xml", link: "</api/dts/docs>" };
-    rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1a" }, path: "document/urn_3ax/r.8.1a.xml", entry });
-    rules.add({ request: { kind: "document", id: "urn:x", ref: "8.1A" }, path: "document/urn_3ax/r.8.1_41.xml", entry });
-    rules.add({ request: { kind: "document", id: "urn:X" }, path: "document/urn_3a_58/_.xml", entry });
-    rules.finish();
-    const map = readFileSync(join(root, "_hosts/nginx/dts-requests.map"), "utf8");
-    expect(map).toContain('"/api/dts/document?id=urn:x&ref=8.1a" "document/urn_3ax/r.8.1a.xml /api/dts/document?id=urn:x&ref=8.1a";');
-    expect(map).not.toContain("8.1A");
-    expect(map).not.toContain("urn:X");
-    const keys = map
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.slice(0, l.indexOf('" "')).toLowerCase());
-    expect(new Set(keys).size).toBe(keys.length);
-  });
 });
 
 describe("documented limits", () => {

@@ -19,7 +19,7 @@ import {
 
 const encoder = new TextEncoder();
 const tag = (body: Uint8Array): string => `"${createHash("sha256").update(body).digest("hex").slice(0, 24)}"`;
-const options = (o: Partial<PackOptions> = {}): PackOptions => ({ packBytes: 1000, blockEntries: 8, gen: "g1", etag: tag, ...o });
+const options = (o: Partial<PackOptions> = {}): PackOptions => ({ packBytes: 1000, aloneBytes: 2000, blockEntries: 8, etag: tag, ...o });
 
 /** Responses named like a document folder's, of varied sizes (one larger than a pack). */
 function responses(count: number, big = 0): StoredBody[] {
@@ -96,21 +96,61 @@ describe("a packed folder", () => {
     expect(large.files.filter(([n]) => n.startsWith("_m.")).length).toBe(8);
   });
 
-  it("names its files by generation, so a rewrite never overwrites what a reader may be reading", () => {
-    const a = packFolder(responses(57), options({ gen: "a1" }));
-    const b = packFolder(responses(57), options({ gen: "b2" }));
+  it("names its files by a hash of the content, so an update never overwrites what a reader may be reading", () => {
+    const a = packFolder(responses(57), options());
+    const changed = responses(57);
+    changed[3] = { ...changed[3], body: encoder.encode("<l>changed</l>") };
+    const b = packFolder(changed, options());
     const names = (f: PackedFolder): string[] => f.files.map(([n]) => n);
     expect(names(a).filter((n) => names(b).includes(n))).toEqual([]);
+    // The same content gives the same names: two builds of one corpus give one tree.
+    expect(names(packFolder(responses(57), options()))).toEqual(names(a));
     for (const n of [...names(a), ...names(b)]) expect(isPackingFile(n), n).toBe(true);
     expect(isPackingFile("r.1.1.xml")).toBe(false);
     expect(isPackingFile("_manifest.json")).toBe(false);
   });
 
-  it("one file per body is the plain layout: each named as its response, whole", () => {
+  it("keeps kept entries where they lie and writes only the changed bodies, under names no kept file has", () => {
+    const before = packFolder(responses(12), options({ blockEntries: 100 }));
+    const input = responses(12);
+    const items = input.map((r, i) =>
+      i === 5 ? { ...r, body: encoder.encode("<l>new</l>") } : { name: r.name, entry: before.entries[r.name] },
+    );
+    const after = packFolder(items, options({ blockEntries: 100 }));
+    expect(after.files).toHaveLength(1);
+    expect(new TextDecoder().decode(after.files[0][1])).toBe("<l>new</l>");
+    const keptFiles = new Set(before.files.map(([n]) => n));
+    expect(keptFiles.has(after.files[0][0])).toBe(false);
+    for (const [i, r] of input.entries()) {
+      const files = new Map([...before.files, ...after.files]);
+      const entry = after.entries[r.name];
+      const body = new TextDecoder().decode(files.get(entry.file)!.subarray(entry.offset, entry.offset + entry.length));
+      expect(body).toBe(i === 5 ? "<l>new</l>" : new TextDecoder().decode(r.body));
+    }
+    // Going back to the first content while keeping the second's pack must not reuse the first's names.
+    const back = packFolder(
+      input.map((r, i) => (i === 5 ? r : { name: r.name, entry: after.entries[r.name] })),
+      options({ blockEntries: 100 }),
+    );
+    for (const [n] of back.files) expect([...keptFiles, after.files[0][0]]).not.toContain(n);
+  });
+
+  it("puts a body of aloneBytes or more in a file of its own, at offset 0", () => {
+    const folder = packFolder(responses(20, 2100), options({ packBytes: 100_000 }));
+    const big = folder.entries["_.xml"];
+    expect(big.offset).toBe(0);
+    expect(folder.files.find(([n]) => n === big.file)![1].length).toBe(2100);
+  });
+
+  it("one file per body (packBytes 0): each body whole in its own file", () => {
     const input = responses(12);
     const folder = packFolder(input, options({ packBytes: 0, blockEntries: 100 }));
-    expect(folder.files.map(([n]) => n).sort()).toEqual(input.map((r) => r.name).sort());
-    for (const e of Object.values(folder.manifest.entries!)) expect(e.offset).toBe(0);
+    expect(folder.files).toHaveLength(12);
+    for (const r of input) {
+      const e = folder.entries[r.name];
+      expect(e.offset).toBe(0);
+      expect(folder.files.find(([n]) => n === e.file)![1]).toEqual(r.body);
+    }
   });
 
   it("a manifest of another version, or not JSON, is not read as one", () => {

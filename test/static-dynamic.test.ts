@@ -1,30 +1,40 @@
 // A response read from the tree and the same response computed by the server are identical:
 // one server serves the full tree, another a copy with every stored response removed (only
-// sources, indexes and the catalogue left), and every stored request is asked of both.
+// whole documents, indexes and the catalogue left), and every stored request is asked of both.
 
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CitedText } from "../builder/citation/cited-text.js";
 import { collectionResponses, documentResponses, serviceResponses } from "../builder/responses.js";
-import { CATALOG_FILE, documentFolder, INDEX_FILE, SITE_FILE } from "../builder/tree/layout.js";
+import { readFolder } from "../builder/tree/folder-store.js";
+import { CATALOG_FILE, documentFolder, INDEX_FILE, MANIFEST, WHOLE_DOCUMENT } from "../builder/tree/layout.js";
+import { isPackingFile } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import { requestUrl } from "../builder/urls.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { buildTree, EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP } from "./helpers/tree.js";
+import { buildTree, EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP, storedText } from "./helpers/tree.js";
 
-/** Removes every file but document sources, indexes, the catalogue and the site settings. */
-function stripResponses(dir: string): number {
+/**
+ * Removes every stored response but the whole documents (the sources ranges are cut from),
+ * keeping indexes, the catalogue and the site settings: each document folder's manifest then
+ * names its whole document only.
+ */
+function stripResponses(root: string, folder = ""): number {
   let removed = 0;
+  const dir = join(root, folder);
+  const contents = readFolder(root, folder);
+  const whole = folder.startsWith("document/") ? contents?.entries[WHOLE_DOCUMENT] : undefined;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) removed += stripResponses(path);
-    else if (![INDEX_FILE, CATALOG_FILE, SITE_FILE].includes(name) && !(name === "_.xml" && dir.includes("/document/"))) {
+    if (statSync(path).isDirectory()) removed += stripResponses(root, folder ? `${folder}/${name}` : name);
+    else if (contents && (name === MANIFEST || isPackingFile(name)) && name !== whole?.file) {
       rmSync(path);
       removed++;
     }
   }
+  if (whole) writeFileSync(join(dir, MANIFEST), JSON.stringify({ v: 2, gen: "stripped", entries: { [WHOLE_DOCUMENT]: whole } }));
   return removed;
 }
 
@@ -42,7 +52,8 @@ async function compare(corpus: string, sample: (i: number) => boolean): Promise<
     for (const [id, text] of library.texts) {
       if (!text.hasText) continue;
       const folder = join(dist, documentFolder(id));
-      const cited = new CitedText(id, indexFromJson(readFileSync(join(folder, INDEX_FILE), "utf8")), readFileSync(join(folder, "_.xml")));
+      const source = Buffer.from(storedText(dist, `${documentFolder(id)}/${WHOLE_DOCUMENT}`)!, "utf8");
+      const cited = new CitedText(id, indexFromJson(readFileSync(join(folder, INDEX_FILE), "utf8")), source);
       for (const s of documentResponses(site, cited)) requests.push(s.request);
     }
     let compared = 0;

@@ -30,9 +30,9 @@ beforeAll(async () => {
   dist = join(work, "dist");
   await build({ corpus: EMBEDDED, out: dist, site: makeSite() });
   // A fresh sibling for one file, and a stale one (older than its file) for another.
-  writeFileSync(join(dist, "index.json.gz"), gzipSync(readFileSync(join(dist, "index.json"))));
-  const stale = join(dist, "docs.json.gz");
-  writeFileSync(stale, gzipSync(readFileSync(join(dist, "docs.json"))));
+  writeFileSync(join(dist, "_catalog.json.gz"), gzipSync(readFileSync(join(dist, "_catalog.json"))));
+  const stale = join(dist, "_site.json.gz");
+  writeFileSync(stale, gzipSync(readFileSync(join(dist, "_site.json"))));
   utimesSync(stale, new Date(2000, 0, 1), new Date(2000, 0, 1));
   // A plain file server over the tree, standing for a Worker's assets or a site's CDN.
   http = createServer((req, res) => {
@@ -50,7 +50,7 @@ beforeAll(async () => {
   await new Promise<void>((done) => http.listen(0, "127.0.0.1", done));
   origin = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
   const memory = treeFiles(dist);
-  memory.delete("docs.json.gz");
+  memory.delete("_site.json.gz");
   storages.push(
     ["disk", () => diskStorage(dist)],
     ["fetch", () => fetchStorage((path, headers) => fetch(`${origin}/${path}`, { headers }))],
@@ -67,7 +67,7 @@ describe.each(["disk", "fetch", "memory"])("the %s storage", (name) => {
   const storage = (): TreeStorage => storages.find(([n]) => n === name)![1]();
 
   it("reads a file of the tree byte for byte, with a strong tag", async () => {
-    for (const path of ["index.json", `${documentFolder(CATULLUS)}/_.xml`, `${documentFolder(CATULLUS)}/_manifest.json`]) {
+    for (const path of ["_catalog.json", `${documentFolder(CATULLUS)}/_index.json`, `${documentFolder(CATULLUS)}/_manifest.json`]) {
       const file = await storage().read(path);
       expect(file, path).not.toBeNull();
       expect(Buffer.from(file!.body).equals(readFileSync(join(dist, path))), path).toBe(true);
@@ -76,41 +76,41 @@ describe.each(["disk", "fetch", "memory"])("the %s storage", (name) => {
   });
 
   it("reads nothing for a file the tree does not hold", async () => {
-    expect(await storage().read("document/no-such-document/_.xml")).toBeNull();
-    expect(await storage().read("index.jsonx")).toBeNull();
+    expect(await storage().read("document/no-such-document/_index.json")).toBeNull();
+    expect(await storage().read("_catalog.jsonx")).toBeNull();
   });
 
   it("reads nothing for a path that could leave the tree, however it is spelled", async () => {
     for (const path of [
-      "../dist/index.json",
+      "../dist/_catalog.json",
       "/etc/passwd",
-      "document/../index.json",
-      "./index.json",
+      "document/../_catalog.json",
+      "./_catalog.json",
       "",
       "document//x",
-      `${dist}/index.json`,
+      `${dist}/_catalog.json`,
     ]) {
       expect(await storage().read(path), JSON.stringify(path)).toBeNull();
     }
   });
 
   it("reads a part of a file (a packed body), and nothing past its end or outside the tree", async () => {
-    const path = `${documentFolder(CATULLUS)}/_.xml`;
+    const path = `${documentFolder(CATULLUS)}/_index.json`;
     const whole = readFileSync(join(dist, path));
     const part = await readRange(storage(), path, 10, 40);
     expect(part && Buffer.from(part).equals(whole.subarray(10, 50))).toBe(true);
     expect(await readRange(storage(), path, whole.length - 5, 10)).toBeNull();
-    expect(await readRange(storage(), "../dist/index.json", 0, 4)).toBeNull();
-    expect(await readRange(storage(), "document/no-such-document/_.xml", 0, 4)).toBeNull();
+    expect(await readRange(storage(), "../dist/_catalog.json", 0, 4)).toBeNull();
+    expect(await readRange(storage(), "document/no-such-document/_index.json", 0, 4)).toBeNull();
   });
 
   it("gives a precompressed sibling only when it is there and not older than its file", async () => {
     const s = storage();
     if (!hasPrecompressed(s)) return void expect(name).toBe("fetch");
-    const fresh = await s.readEncoded("index.json", "gzip");
-    expect(fresh && Buffer.from(fresh.body).equals(readFileSync(join(dist, "index.json.gz")))).toBe(true);
-    expect(await s.readEncoded("docs.json", "gzip")).toBeNull();
-    expect(await s.readEncoded("index.json", "br")).toBeNull();
-    expect(await s.readEncoded("../index.json", "gzip")).toBeNull();
+    const fresh = await s.readEncoded("_catalog.json", "gzip");
+    expect(fresh && Buffer.from(fresh.body).equals(readFileSync(join(dist, "_catalog.json.gz")))).toBe(true);
+    expect(await s.readEncoded("_site.json", "gzip")).toBeNull();
+    expect(await s.readEncoded("_catalog.json", "br")).toBeNull();
+    expect(await s.readEncoded("../_catalog.json", "gzip")).toBeNull();
   });
 });

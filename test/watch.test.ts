@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentFolder, encodeName } from "../builder/tree/layout.js";
 import { CATULLUS, CATULLUS_FILE } from "./helpers/embedded.js";
-import { EMBEDDED, PROJECT } from "./helpers/tree.js";
+import { EMBEDDED, PROJECT, storedText } from "./helpers/tree.js";
 
 const DTS = join(PROJECT, "bin/dts.js");
 
@@ -58,7 +58,7 @@ describe("dts watch", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace(`<l n="1">Vivamus`, `<l n="1">VIVAMUS`));
     const line = await waitFor(new RegExp(`dts watch: rebuilt ${CATULLUS.replace(/\./g, "\\.")}: .*`), from);
     expect(line).toMatch(/\d+ files? written \(changed passages only\)/);
-    expect(readFileSync(join(dist, documentFolder(CATULLUS), "r.1.xml"), "utf8"), output).toContain("VIVAMUS");
+    expect(storedText(dist, `${documentFolder(CATULLUS)}/r.1.xml`), output).toContain("VIVAMUS");
   });
 
   it("debounces a burst of saves into one rebuild", async () => {
@@ -71,7 +71,7 @@ describe("dts watch", () => {
     await waitFor(/rebuilt urn:cts:latinLit:phi0472/, from);
     await new Promise((r) => setTimeout(r, 600));
     expect(output.slice(from).match(/rebuilt urn:cts:latinLit:phi0472/g)).toHaveLength(1);
-    expect(readFileSync(join(dist, documentFolder(CATULLUS), "r.2.xml"), "utf8")).toContain("burst 4");
+    expect(storedText(dist, `${documentFolder(CATULLUS)}/r.2.xml`)).toContain("burst 4");
   });
 
   it("rebuilds the catalogue when a metadata file changes", async () => {
@@ -81,7 +81,7 @@ describe("dts watch", () => {
     meta.title = "Latin texts, renamed";
     writeFileSync(file, JSON.stringify(meta, null, 2));
     await waitFor(/dts watch: rebuilt the corpus \(latin\/collection\.json changed\)/, from);
-    const children = JSON.parse(readFileSync(join(dist, "collection/urn_3adts_3asample_3alatin/children.json"), "utf8"));
+    const children = JSON.parse(storedText(dist, "collection/urn_3adts_3asample_3alatin/children.json")!);
     expect(children.title).toBe("Latin texts, renamed");
   });
 
@@ -97,7 +97,7 @@ describe("dts watch", () => {
     );
     await waitFor(/teiHeader changed in urn:cts:latinLit:phi0472\.phi005\.sample-lat1: reloading the catalogue/, from);
     await waitFor(/dts watch: rebuilt the corpus/, from);
-    const record = JSON.parse(readFileSync(join(dist, `collection/${encodeName(CATULLUS)}/children.json`), "utf8"));
+    const record = JSON.parse(storedText(dist, `collection/${encodeName(CATULLUS)}/children.json`)!);
     expect(record.title).toBe("Carmen quintum");
   });
 
@@ -108,6 +108,6 @@ describe("dts watch", () => {
       `<?xml version="1.0" encoding="UTF-8"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0"><teiHeader><fileDesc><titleStmt><title>Novum</title></titleStmt><publicationStmt><p>x</p></publicationStmt><sourceDesc><p>x</p></sourceDesc></fileDesc></teiHeader>\n<text><body><l n="1">unus</l></body></text></TEI>\n`,
     );
     await waitFor(/dts watch: rebuilt the corpus \(latin\/new-poem\.xml changed\)/, from);
-    expect(readFileSync(join(dist, documentFolder("latin/new-poem"), "r.1.xml"), "utf8")).toContain("unus");
+    expect(storedText(dist, `${documentFolder("latin/new-poem")}/r.1.xml`)).toContain("unus");
   });
 });

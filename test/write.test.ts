@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { documentFolder, navigationFolder } from "../builder/tree/layout.js";
+import { readFolder } from "../builder/tree/folder-store.js";
+import { documentFolder, MANIFEST, navigationFolder } from "../builder/tree/layout.js";
 import { CAESAR, CAESAR_FILE, CATULLUS, CATULLUS_FILE, coll, doc, GEORGICS, LIVY, LIVY_FILE, nav, q } from "./helpers/embedded.js";
 import { API_DOC_REL, EMBEDDED, links, serveCorpus, snapshotTree } from "./helpers/tree.js";
 import { changedLines, DTS_NS, errorOf, fragment, TEI_NS, TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
@@ -512,22 +513,19 @@ describe("what a write rebuilds", () => {
       );
       expect(r.status).toBe(200);
       const after = snapshotTree(w.dist);
-      const changed = [...after.keys()]
-        .filter((k) => after.get(k)!.hash !== before.get(k)?.hash || after.get(k)!.mtime !== before.get(k)?.mtime)
-        .sort();
+      const differs = (k: string): boolean => after.get(k)!.hash !== before.get(k)?.hash || after.get(k)!.mtime !== before.get(k)?.mtime;
+      const changed = [...after.keys()].filter((k) => before.has(k) && differs(k)).sort();
+      const added = [...after.keys()].filter((k) => !before.has(k));
       const folder = documentFolder(GEORGICS);
       // And the tree's generation, which tells other servers reading the tree that it changed.
-      expect(changed).toEqual(
-        [
-          "_generation",
-          `${folder}/_.xml`,
-          `${folder}/_build.json`,
-          `${folder}/_index.json`,
-          `${folder}/r.1.2.xml`,
-          `${folder}/r.1.xml`,
-        ].sort(),
-      );
-      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+      expect(changed).toEqual(["_generation", `${folder}/${MANIFEST}`, `${folder}/_build.json`, `${folder}/_index.json`].sort());
+      // One new pack, holding the three responses that changed (the document, book 1, line 1.2); the rest stay where they were.
+      expect(added).toHaveLength(1);
+      expect(added[0]).toMatch(new RegExp(`^${folder}/_p\\.`));
+      const entries = readFolder(w.dist, folder)!.entries;
+      const inNewPack = Object.keys(entries).filter((name) => `${folder}/${entries[name].file}` === added[0]);
+      expect(inNewPack.sort()).toEqual(["_.xml", "r.1.2.xml", "r.1.xml"]);
+      expect([...before.keys()].filter((k) => !after.has(k))).toEqual([]);
       // Navigation of the document is untouched too.
       expect(changed.some((k) => k.startsWith(navigationFolder(GEORGICS)))).toBe(false);
     } finally {

@@ -84,7 +84,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     fillFromHeader(resources[i], r.header);
   });
   const library: Library = { rootId: catalog.rootId, nodes: catalog.nodes, texts };
-  const writer = new TreeWriter(root, { atomic: incremental });
+  const writer = new TreeWriter(root, { atomic: incremental, layout: options.site.layout });
   const catalogJson = libraryToJson(library);
   if (!incremental || readTextOr(join(root, CATALOG_FILE), "") !== catalogJson) {
     for (const stored of collectionResponses(options.site, library)) writer.write(stored);
@@ -139,14 +139,10 @@ function removeDocumentsNotIn(root: string, resources: ResourceNode[]): void {
   }
 }
 
-/** Removes the files under `folder` that were not just written (collections that went away). */
+/** Removes the folders under `folder` that were not just written (collections that went away). */
 function removeUnwritten(root: string, folder: string, written: Set<string>): void {
   for (const name of listOr(join(root, folder))) {
-    const sub = `${folder}/${name}`;
-    const files = listOr(join(root, sub));
-    const kept = files.filter((f) => f === "_manifest.json" || written.has(`${sub}/${f}`));
-    if (!kept.some((f) => f !== "_manifest.json")) rmSync(join(root, sub), { recursive: true, force: true });
-    else for (const f of files) if (!kept.includes(f)) rmSync(join(root, sub, f), { force: true });
+    if (!written.has(`${folder}/${name}`)) rmSync(join(root, folder, name), { recursive: true, force: true });
   }
 }
 

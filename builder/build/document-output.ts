@@ -3,24 +3,26 @@
 // Documents own disjoint folders, so workers can write them in parallel.
 
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "../catalog.js";
 import { CitedText } from "../citation/cited-text.js";
 import { type DocIndex, type IndexProblem, indexDocument, XmlSyntaxError } from "../citation/indexer.js";
 import { teiHeaderFromText } from "../metadata/tei-header.js";
-import { readBytesOr, readJsonOr } from "../read-files.js";
+import { listOr, readBytesOr, readJsonOr } from "../read-files.js";
 import { renderDocument } from "../render/document.js";
 import type { DtsResponse } from "../render/response.js";
 import { documentResponses, textlessResponses } from "../responses.js";
 import type { Site } from "../site.js";
-import { documentFolder, INDEX_FILE, MANIFEST, navigationFolder, requestToPath, SIBLING_SUFFIX } from "../tree/layout.js";
+import { readBody, readFolder } from "../tree/folder-store.js";
+import { documentFolder, INDEX_FILE, navigationFolder, requestToPath, splitTreePath, WHOLE_DOCUMENT } from "../tree/layout.js";
+import { entryIn, type PackedEntries } from "../tree/packed-folder.js";
 import { indexFromJson, indexToJson } from "../tree/stored-data.js";
 import { type FileSink, TreeWriter } from "../tree/tree-writer.js";
 import { type DocumentPlan, type PlanFacts, type PlanReason, planDocument } from "./plan.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
-export const OUTPUT_VERSION = 2;
+export const OUTPUT_VERSION = 3;
 export const BUILD_RECORD = "_build.json";
 
 export interface DocumentTask {
@@ -125,7 +127,7 @@ function renderAll(
   sink?: FileSink,
 ): DocumentResult {
   const hash = source ? sourceHash(site, source) : "";
-  const writer = new TreeWriter(root, { atomic: inPlace, sink });
+  const writer = new TreeWriter(root, { atomic: inPlace, sink, layout: site.layout });
   const warnings: Warning[] = [];
   const { text, unreadable, header } = readText(task, source, warnings, known);
   let summary: TextSummary;
@@ -139,8 +141,9 @@ function renderAll(
     for (const stored of textlessResponses(site, task.id, unreadable)) writer.write(stored);
     summary = { hasText: false, maxCiteDepth: 0, citeStructure: [], ...(unreadable ? { unreadable } : {}) };
   }
-  const written = writer.flush();
-  if (inPlace) removeStale(root, [documentFolder(task.id), navigationFolder(task.id)], written);
+  writer.flush();
+  // A document that had text and has none now (or the reverse) leaves no folder of the other kind behind.
+  if (inPlace && !text) rmSync(join(root, navigationFolder(task.id)), { recursive: true, force: true });
   const result: DocumentResult = {
     id: task.id,
     hash: text ? hash : "",
@@ -193,26 +196,9 @@ function index(task: DocumentTask, source: Uint8Array, warnings: Warning[]): Cit
   }
 }
 
-const KEEP = new Set([MANIFEST, BUILD_RECORD]);
-
-/** Removes the files of `folders` that this build did not write (passages that no longer exist). */
-function removeStale(root: string, folders: string[], written: Set<string>): void {
-  for (const folder of folders) removeWhere(root, folder, (name) => !KEEP.has(name) && !written.has(`${folder}/${name}`));
-}
-
-/** Removes the temporary files of atomic writes (TreeWriter's `<name>.tmp-<pid>-<thread>`) a crash left in a folder. */
+/** Removes the temporary files of atomic writes (`<name>.tmp-<pid>-<thread>`) a crash left in a folder. */
 function removeTemporaries(root: string, folder: string): void {
-  removeWhere(root, folder, (name) => /\.tmp-\d+-\d+$/.test(name));
-}
-
-function removeWhere(root: string, folder: string, doomed: (name: string) => boolean): void {
-  let names: string[];
-  try {
-    names = readdirSync(join(root, folder));
-  } catch {
-    return;
-  }
-  for (const name of names) if (doomed(name)) rmSync(join(root, folder, name), { force: true });
+  for (const name of listOr(join(root, folder))) if (/\.tmp-\d+-\d+$/.test(name)) rmSync(join(root, folder, name), { force: true });
 }
 
 /** A source already read and indexed by the caller (the write API), to save doing it twice. */
@@ -234,10 +220,11 @@ export interface KnownChange {
   rendered?: Map<string, DtsResponse>;
 }
 
-/** The source and index the tree was built from: the caller's when it holds them, else the tree's copy. */
+/** The source and index the tree was built from (the caller's when it holds them, else the tree's copy), and the document folder's entries. */
 interface EarlierOutput {
   source: Uint8Array;
   index: DocIndex;
+  entries: PackedEntries;
 }
 
 /**
@@ -245,14 +232,19 @@ interface EarlierOutput {
  * build record's; null when either is missing or not the one the record names.
  */
 function earlierOutput(site: Site, root: string, task: DocumentTask, record: DocumentResult, change: KnownChange): EarlierOutput | null {
-  if (change.previous && sourceHash(site, change.previous.source) === record.hash) return change.previous;
   const folder = documentFolder(task.id);
+  if (change.previous && sourceHash(site, change.previous.source) === record.hash) {
+    const contents = readFolder(root, folder);
+    return contents && { ...change.previous, entries: contents.entries };
+  }
   // Not handed over by a write: maybe a rebuild after a crash, which may have left a temporary file.
   removeTemporaries(root, folder);
-  const source = readBytesOr(join(root, folder, "_.xml"));
-  if (!source || sourceHash(site, source) !== record.hash) return null;
+  const contents = readFolder(root, folder);
+  const whole = contents && entryIn(contents.entries, WHOLE_DOCUMENT);
+  const source = whole && readBody(root, folder, whole);
+  if (!contents || !source || sourceHash(site, source) !== record.hash) return null;
   try {
-    return { source, index: indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8")) };
+    return { source, index: indexFromJson(readFileSync(join(root, folder, INDEX_FILE), "utf8")), entries: contents.entries };
   } catch {
     return null;
   }
@@ -291,22 +283,23 @@ function writePassages(
   const text = new CitedText(task.id, index, source);
   const oldBytes = Buffer.from(old.source.buffer, old.source.byteOffset, old.source.length);
   const newBytes = Buffer.from(source.buffer, source.byteOffset, source.length);
-  const writer = new TreeWriter(root, { atomic: true });
-  const rewrite = (path: string, body: string | Uint8Array): void => {
-    const before = writer.files;
-    writer.writeData(path, body);
-    // A precompressed sibling of the old bytes would now be wrong: the plain file is served instead.
-    if (writer.files !== before) for (const suffix of Object.values(SIBLING_SUFFIX)) rmSync(join(root, path + suffix), { force: true });
-  };
-  rewrite(`${folder}/_.xml`, source);
+  const writer = new TreeWriter(root, { atomic: true, layout: site.layout });
+  const changed = new Set<string>();
   index.units.forEach((u, i) => {
     const o = old.index.units[i];
     if (u.end - u.start === o.end - o.start && newBytes.subarray(u.start, u.end).equals(oldBytes.subarray(o.start, o.end))) return;
     const request = { kind: "document", id: task.id, ref: u.ref } as const;
     const response = renderDocument(site, request, text);
     rendered?.set(u.ref, response);
-    rewrite(requestToPath(request)!, response.body);
+    writer.write({ request, response });
+    changed.add(splitTreePath(requestToPath(request)!).name);
   });
+  const whole = { kind: "document", id: task.id } as const;
+  writer.write({ request: whole, response: renderDocument(site, whole, text) });
+  changed.add(WHOLE_DOCUMENT);
+  // The other passages keep their bytes where they lie: the folder gets one small new pack.
+  for (const [name, entry] of Object.entries(old.entries)) if (!changed.has(name)) writer.keep(folder, { name, entry });
+  writer.flush();
   writer.writeData(`${folder}/${INDEX_FILE}`, indexToJson(index));
   const header = teiHeaderFromText(newBytes.toString("utf8"), task.file, warnings).dublinCore;
   const result: DocumentResult = {

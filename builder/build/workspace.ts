@@ -44,16 +44,17 @@ export interface DocumentRebuild {
   seconds: number;
 }
 
-/** What readers of the tree must forget: everything, or one document (and its manifests unless kept). */
-export type Stale = "all" | { id: string; keepManifests: boolean };
+/** What readers of the tree must forget: everything, or one document (and its navigation manifest unless kept). */
+export type Stale = "all" | { id: string; keepNavigation: boolean };
 
 /**
  * The one invalidation rule after a document's rebuild (the write API and the watcher): when
  * what the collections say of it changed, everything; otherwise that document, keeping its
- * manifests (statuses, Link headers) when its citation structure stayed as it was.
+ * navigation manifest when its citation structure stayed as it was (its document manifest
+ * always changes: changed passages are packed anew).
  */
 export function staleAfter(r: DocumentRebuild): Stale {
-  return r.collectionsChanged ? "all" : { id: r.id, keepManifests: r.plan.mode !== "document" };
+  return r.collectionsChanged ? "all" : { id: r.id, keepNavigation: r.plan.mode !== "document" };
 }
 
 export class Workspace {
@@ -147,7 +148,7 @@ export class Workspace {
 
   /** Rewrites (atomically, skipping equal bytes) the collection responses of some nodes, and the catalogue file. */
   private rewriteCollections(ids: string[]): number {
-    const writer = new TreeWriter(this.options.dist, { atomic: true });
+    const writer = new TreeWriter(this.options.dist, { atomic: true, layout: this.options.site.layout });
     for (const stored of collectionResponses(this.options.site, this.libraryState, new Set(ids))) writer.write(stored);
     writer.writeData(CATALOG_FILE, libraryToJson(this.libraryState));
     writer.flush();

@@ -1,14 +1,16 @@
 // `dts build --compress`: a `.gz` and a `.br` sibling for each stored response above a size
-// threshold, so nginx (`gzip_static`, `brotli_static`) and `dts serve` send compressed bytes
-// without compressing on every request. Only responses listed in a manifest are compressed;
-// a sibling is kept only when it saves space, and is rewritten only when older than its file.
+// threshold that is alone in its file (packed-folder.ts: large bodies are), so readers send
+// compressed bytes without compressing on every request. A sibling is kept only when it saves
+// space; pack files are never rewritten (a new version gets a new name), so an existing
+// sibling is current.
 
 import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { readFolder } from "../tree/folder-store.js";
 import { MANIFEST, SIBLING_SUFFIX } from "../tree/layout.js";
-import type { Manifest } from "../tree/tree-writer.js";
+import { isAlone } from "../tree/packed-folder.js";
 import { HOSTS_FOLDER } from "./common.js";
 
 /** Smaller responses gain little, and cost a file each. */
@@ -37,8 +39,11 @@ export async function precompressTree(root: string, threshold = COMPRESS_THRESHO
   const report: CompressReport = { files: 0, bytesBefore: 0, bytesAfter: 0 };
   const jobs: string[] = [];
   for (const folder of manifestFolders(root)) {
-    const manifest = JSON.parse(readFileSync(join(root, folder, MANIFEST), "utf8")) as Manifest;
-    for (const name of Object.keys(manifest)) jobs.push(folder ? `${folder}/${name}` : name);
+    for (const entry of Object.values(readFolder(root, folder)?.entries ?? {})) {
+      if (entry.offset !== 0 || entry.length < threshold) continue;
+      const path = folder ? `${folder}/${entry.file}` : entry.file;
+      if (isAlone(entry, statSync(join(root, path), { throwIfNoEntry: false })?.size ?? -1)) jobs.push(path);
+    }
   }
   // zlib's asynchronous calls run on libuv's thread pool: a few at a time use the cores.
   let next = 0;

@@ -6,15 +6,16 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseOr, readJsonOr, readTextOr } from "../read-files.js";
 import type { DtsRequest } from "../request.js";
+import { type FolderContents, readFolder } from "../tree/folder-store.js";
 import { CATALOG_FILE, documentFolder, INDEX_FILE, MANIFEST, requestToPath, splitTreePath } from "../tree/layout.js";
+import type { PackedEntry } from "../tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../tree/stored-data.js";
-import type { Manifest, ManifestEntry } from "../tree/tree-writer.js";
 
 export interface StoredEntry {
   request: DtsRequest;
   /** Tree-relative path, as `requestToPath` gives it. */
   path: string;
-  entry: ManifestEntry;
+  entry: PackedEntry;
 }
 
 /**
@@ -27,7 +28,7 @@ export function* storedEntries(root: string): Generator<StoredEntry> {
   const catalog = readFileSync(join(root, CATALOG_FILE), "utf8");
   const library = libraryFromJson(catalog);
   // A small cache: the requests of one document share two folders.
-  const manifests = new Map<string, Manifest | null>();
+  const manifests = new Map<string, FolderContents | null>();
   const lookup = (request: DtsRequest): StoredEntry | null => {
     const path = requestToPath(request);
     if (path === null) return null;
@@ -35,10 +36,10 @@ export function* storedEntries(root: string): Generator<StoredEntry> {
     let manifest = manifests.get(folder);
     if (manifest === undefined) {
       if (manifests.size > 8) manifests.clear();
-      manifest = readJsonOr<Manifest>(join(root, folder, MANIFEST));
+      manifest = readFolder(root, folder);
       manifests.set(folder, manifest);
     }
-    const entry = manifest?.[name];
+    const entry = manifest?.entries[name];
     return entry ? { request, path, entry } : null;
   };
   function* keep(requests: Iterable<DtsRequest>): Generator<StoredEntry> {

@@ -74,7 +74,7 @@ export function requestToPath(req: DtsRequest): string | null {
       return `collection/${req.id === undefined ? "_" : encodeName(req.id)}/${req.nav}${req.page ? `.p${req.page}` : ""}.json`;
     case "document":
       if (req.start !== undefined || req.end !== undefined || req.format !== undefined) return null;
-      return `${documentFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
+      return `${documentFolder(req.id)}/${req.ref === undefined ? WHOLE_DOCUMENT : `r.${encodeName(req.ref)}.xml`}`;
     case "navigation":
       if (req.start !== undefined || req.groupBy !== undefined || req.max !== undefined || req.down === 0) return null;
       return `${navigationFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down}.json`;
@@ -86,6 +86,9 @@ export function splitTreePath(path: string): { folder: string; name: string } {
   const slash = path.lastIndexOf("/");
   return { folder: slash < 0 ? "" : path.slice(0, slash), name: path.slice(slash + 1) };
 }
+
+/** The whole document's response in its folder: its source, from which ranges are cut. */
+export const WHOLE_DOCUMENT = "_.xml";
 
 /** Per-folder manifest of statuses and headers. */
 export const MANIFEST = "_manifest.json";

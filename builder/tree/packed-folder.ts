@@ -5,14 +5,21 @@
 // documents, not the passages. A manifest too large to read per request (the Iliad's has some
 // 16,000 entries) is split into blocks, found by a binary search over their first names.
 //
-// Packing is a policy, not a second layout: with `packBytes: 0` every body is a file of its
-// own, named as the response (what a plain static server without a reader can send), and the
-// manifest says so in the same form. Every reader goes through `locate` and `entryIn`.
+// Packing is a policy, not a second layout: with `packBytes: 0` every body is alone in its
+// file (what a host that can only send whole files needs, Apache), and the manifest says so in
+// the same form. Every reader goes through `locate` and `entryIn`.
+//
+// Pack and block files are named by a hash of the folder's content (`_p.<gen>.<n>`), never
+// rewritten in place: a folder is updated by writing new files, then its manifest, then
+// removing the files no entry names any more, so a reader holding the old manifest still finds
+// its bytes. An update keeps the bodies that did not change where they are (`KeptEntry`), so a
+// one-line edit writes one small pack, not the document again.
 //
 // The functions here are pure and synchronous (no I/O, no classes): the Worker, the edge
 // function, `dts serve` and nginx's JavaScript module run the same lookup.
 
 import { concatBytes } from "../bytes.js";
+import { fnv1a64 } from "./layout.js";
 
 /** The status and headers of a stored response. */
 export interface StoredHead {
@@ -41,7 +48,7 @@ export interface ManifestBlock {
 /** A folder's manifest: its entries, or (many entries) the blocks that hold them. */
 export interface FolderManifest {
   v: 2;
-  /** Names this folder's files, so a rewrite never overwrites a file a reader may be reading. */
+  /** A hash of the folder's entries: names the files this version of the folder added. */
   gen: string;
   entries?: PackedEntries;
   blocks?: ManifestBlock[];
@@ -52,10 +59,10 @@ export const MANIFEST_VERSION = 2;
 export interface PackOptions {
   /** Largest pack file (a body larger than this is alone in its file); 0: one file per body. */
   packBytes: number;
+  /** A body at least this large is alone in its file (so a host can send it whole, compressed). */
+  aloneBytes: number;
   /** Most entries in a manifest before it is split into blocks of this many. */
   blockEntries: number;
-  /** This write's generation, in the names of its pack and block files. */
-  gen: string;
   /** The strong tag of a body (one function for stored and computed responses). */
   etag(body: Uint8Array): string;
 }
@@ -67,10 +74,19 @@ export interface StoredBody {
   body: Uint8Array;
 }
 
-/** A folder's files as packing lays them out: the manifest, and the packs and blocks it names. */
+/** A response whose body stays where an earlier version of the folder put it. */
+export interface KeptEntry {
+  name: string;
+  entry: PackedEntry;
+}
+
+/** A folder's files as packing lays them out: the manifest, and the new packs and blocks it names. */
 export interface PackedFolder {
   manifest: FolderManifest;
+  /** Files to write (a kept entry's file is not among them: it is already there). */
   files: [name: string, data: Uint8Array][];
+  /** Every entry, whether the manifest holds it or one of its blocks. */
+  entries: PackedEntries;
 }
 
 /** Names in a fixed order (UTF-16 code units, as `<` compares), so blocks can be searched. */
@@ -91,44 +107,70 @@ export function isPackingFile(name: string): boolean {
   return /^_p\.[0-9a-z]+\.\d+$|^_m\.[0-9a-z]+\.\d+\.json$/.test(name);
 }
 
-/** Lays out a folder's responses: pure, so a build worker or a write can plan and hand over the bytes. */
-export function packFolder(responses: StoredBody[], options: PackOptions): PackedFolder {
-  const sorted = [...responses].sort(byName);
+/** True when an entry's body is its file's whole content (a host may then send the file, or its precompressed sibling). */
+export function isAlone(entry: PackedEntry, fileSize: number): boolean {
+  return entry.offset === 0 && entry.length === fileSize;
+}
+
+/**
+ * Lays out a folder's responses: pure, so a build worker or a write can plan and hand over the
+ * bytes. `items` are every response the folder holds now: new bodies, and entries kept from
+ * its previous manifest.
+ */
+export function packFolder(items: (StoredBody | KeptEntry)[], options: PackOptions): PackedFolder {
+  const sorted = [...items].sort(byName);
+  const tags: string[] = [];
+  const heads: PackedEntry[] = [];
+  for (const item of sorted) {
+    const entry: PackedEntry =
+      "entry" in item ? item.entry : { ...item.head, etag: options.etag(item.body), file: "", offset: 0, length: item.body.length };
+    heads.push(entry);
+    // A kept entry's file is part of what names the new files: a folder that returns to an
+    // earlier content while keeping files of that time must not take their names again.
+    tags.push(`${item.name} ${entry.etag} ${entry.status} ${entry.type} ${entry.link}${"entry" in item ? ` ${entry.file}` : ""}`);
+  }
+  const gen = fnv1a64(tags.join("\n"));
   const files: [string, Uint8Array][] = [];
   const entries: PackedEntries = {};
+  let count = 0;
+  let pack = "";
   let parts: Uint8Array[] = [];
   let size = 0;
   const close = (): void => {
-    if (!parts.length) return;
-    files.push([packFileName(options.gen, files.length), concatBytes(parts)]);
+    if (parts.length) files.push([pack, concatBytes(parts)]);
     parts = [];
     size = 0;
   };
-  for (const r of sorted) {
-    const etag = options.etag(r.body);
-    if (options.packBytes <= 0) {
-      entries[r.name] = { ...r.head, etag, file: r.name, offset: 0, length: r.body.length };
-      files.push([r.name, r.body]);
-      continue;
+  sorted.forEach((item, i) => {
+    const entry = heads[i];
+    entries[item.name] = entry;
+    if ("entry" in item) return;
+    const body = item.body;
+    if (options.packBytes <= 0 || body.length >= options.aloneBytes || body.length >= options.packBytes) {
+      entry.file = packFileName(gen, count++);
+      files.push([entry.file, body]);
+      return;
     }
-    if (size > 0 && size + r.body.length > options.packBytes) close();
-    entries[r.name] = { ...r.head, etag, file: packFileName(options.gen, files.length), offset: size, length: r.body.length };
-    parts.push(r.body);
-    size += r.body.length;
-  }
+    if (parts.length > 0 && size + body.length > options.packBytes) close();
+    if (parts.length === 0) pack = packFileName(gen, count++);
+    entry.file = pack;
+    entry.offset = size;
+    parts.push(body);
+    size += body.length;
+  });
   close();
-  const names = Object.keys(entries);
-  if (names.length <= options.blockEntries) return { manifest: { v: MANIFEST_VERSION, gen: options.gen, entries }, files };
+  const names = sorted.map((item) => item.name);
+  if (names.length <= options.blockEntries) return { manifest: { v: MANIFEST_VERSION, gen, entries }, files, entries };
   const blocks: ManifestBlock[] = [];
   const encoder = new TextEncoder();
   for (let i = 0; i < names.length; i += options.blockEntries) {
     const block: PackedEntries = {};
     for (const name of names.slice(i, i + options.blockEntries)) block[name] = entries[name];
-    const file = blockFileName(options.gen, blocks.length);
+    const file = blockFileName(gen, blocks.length);
     blocks.push({ from: names[i], file });
     files.push([file, encoder.encode(JSON.stringify(block))]);
   }
-  return { manifest: { v: MANIFEST_VERSION, gen: options.gen, blocks }, files };
+  return { manifest: { v: MANIFEST_VERSION, gen, blocks }, files, entries };
 }
 
 /** Own keys only (`__proto__`, `constructor` name no response); Object.hasOwn is missing from njs 0.7. */
@@ -167,11 +209,11 @@ export function entryIn(block: PackedEntries, name: string): PackedEntry | null 
   return hasOwn(block, name) ? block[name] : null;
 }
 
-/** Every file a manifest names (packs and blocks): what a rewrite of the folder replaces. */
-export function filesOf(manifest: FolderManifest, blocks: PackedEntries[] = []): Set<string> {
+/** Every file a manifest names (packs and blocks), given all its entries: what an update may remove. */
+export function filesOf(manifest: FolderManifest, entries: PackedEntries): Set<string> {
   const out = new Set<string>();
   for (const b of manifest.blocks ?? []) out.add(b.file);
-  for (const entries of [manifest.entries ?? {}, ...blocks]) for (const e of Object.values(entries)) out.add(e.file);
+  for (const name in entries) out.add(entries[name].file);
   return out;
 }
 

@@ -1,26 +1,19 @@
-// Writes responses into the static tree, each at the path the one request-to-path function
-// gives, and a manifest of statuses and headers per folder.
+// Writes responses into the static tree: each folder's responses (named by the one
+// request-to-path function) packed with their manifest as packed-folder.ts lays them out, and
+// the data files beside them (indexes, the catalogue) as they are.
 
-import { mkdirSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { readBytesOr } from "../read-files.js";
 import type { DtsResponse } from "../render/response.js";
 import type { StoredResponse } from "../responses.js";
-import { GENERATION_FILE, MANIFEST, requestToPath, splitTreePath } from "./layout.js";
+import type { TreeLayout } from "../site.js";
+import { type FileSink, packOptions, writeFolder } from "./folder-store.js";
+import { GENERATION_FILE, requestToPath, splitTreePath } from "./layout.js";
+import type { KeptEntry, StoredBody } from "./packed-folder.js";
 
-export interface ManifestEntry {
-  status: number;
-  type: string;
-  link: string;
-}
-
-export type Manifest = Record<string, ManifestEntry>;
-
-/** Where a writer's files go: the disk, or (on a render worker) a list handed to the writing thread. */
-export interface FileSink {
-  write(root: string, path: string, data: string | Uint8Array, atomic: boolean): void;
-}
+export type { FileSink } from "./folder-store.js";
 
 /** Writes files under `root`, making folders once. */
 export class DiskSink implements FileSink {
@@ -33,8 +26,6 @@ export class DiskSink implements FileSink {
       this.made.add(folder);
     }
     const full = join(root, path);
-    // Only a file replaced in place has a tag to keep distinct (see keepIdentityDistinct).
-    const before = atomic ? statSync(full, { throwIfNoEntry: false }) : undefined;
     if (atomic) {
       const temp = `${full}.tmp-${process.pid}-${threadId}`;
       writeFileSync(temp, data);
@@ -42,19 +33,7 @@ export class DiskSink implements FileSink {
     } else {
       writeFileSync(full, data);
     }
-    if (before) keepIdentityDistinct(full, before.mtimeMs, before.size);
   }
-}
-
-/**
- * Hosts tag a file by its modification time in seconds and its size (nginx's ETag, see
- * server/etag.ts): a rewrite within the same second to the same size would keep the old tag,
- * and an editor's If-Match would match a passage that changed. Move the time on a second.
- */
-function keepIdentityDistinct(file: string, oldMtimeMs: number, oldSize: number): void {
-  const now = statSync(file);
-  const second = Math.floor(oldMtimeMs / 1000);
-  if (now.size === oldSize && Math.floor(now.mtimeMs / 1000) <= second) utimesSync(file, now.atime, second + 1);
 }
 
 /** Keeps files in memory, to be written by another thread (see packFiles). */
@@ -95,17 +74,22 @@ export function writePacked(root: string, packed: PackedFiles, sink: FileSink): 
 
 export interface TreeWriterOptions {
   /**
-   * Replace each file by writing a temporary sibling and renaming it, so a reader of a live
-   * tree sees the old file or the new one, never a partial one. A file whose bytes do not
-   * change is left alone, so its ETag and modification time stay (and nothing is written).
+   * Replace files in a live tree: a folder's new packs and manifest are written beside the old
+   * ones (see folder-store.ts), and data files through a temporary sibling renamed over them,
+   * so a reader sees the old state or the new one, never a partial one. What does not change
+   * (a folder's bodies, a data file's bytes) is left alone.
    */
   atomic?: boolean;
-  /** Where files go (default: the disk under `root`). */
+  /** Where a fresh tree's files go (default: the disk under `root`). */
   sink?: FileSink;
+  /** How responses lie in their folders (default: packed). */
+  layout?: TreeLayout;
 }
 
+const utf8 = new TextEncoder();
+
 export class TreeWriter {
-  private readonly manifests = new Map<string, Manifest>();
+  private readonly folders = new Map<string, (StoredBody | KeptEntry)[]>();
   private readonly written = new Set<string>();
   private readonly sink: FileSink;
   files = 0;
@@ -121,15 +105,25 @@ export class TreeWriter {
   write(stored: StoredResponse): void {
     const path = requestToPath(stored.request);
     if (path === null) throw new Error(`request ${JSON.stringify(stored.request)} is not stored`);
-    this.writeFile(path, stored.response);
+    this.writeResponse(path, stored.response);
   }
 
-  writeFile(path: string, response: DtsResponse): void {
-    this.writeData(path, response.body);
-    const folder = dirname(path);
-    let manifest = this.manifests.get(folder);
-    if (!manifest) this.manifests.set(folder, (manifest = {}));
-    manifest[basename(path)] = { status: response.status, type: response.type, link: response.link };
+  /** Adds a response to its folder, written at the next flush. */
+  writeResponse(path: string, response: DtsResponse): void {
+    const { folder, name } = splitTreePath(path);
+    const body = typeof response.body === "string" ? utf8.encode(response.body) : response.body;
+    this.folderItems(folder).push({ name, head: { status: response.status, type: response.type, link: response.link }, body });
+  }
+
+  /** Keeps a response of the folder's previous version as it is (its body was not rendered again). */
+  keep(folder: string, kept: KeptEntry): void {
+    this.folderItems(folder).push(kept);
+  }
+
+  private folderItems(folder: string): (StoredBody | KeptEntry)[] {
+    let items = this.folders.get(folder);
+    if (!items) this.folders.set(folder, (items = []));
+    return items;
   }
 
   /** Writes a file that is not a response (an index, the catalogue): no manifest entry. */
@@ -142,12 +136,17 @@ export class TreeWriter {
     this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.length;
   }
 
-  /** Writes the manifests of the folders written so far; returns every path written since the last flush. */
+  /** Writes the folders of the responses added so far; returns every folder and data path written since the last flush. */
   flush(): Set<string> {
-    for (const [folder, manifest] of this.manifests) {
-      this.writeData(folder === "." ? MANIFEST : `${folder}/${MANIFEST}`, JSON.stringify(manifest));
+    const options = packOptions(this.options.layout);
+    for (const [folder, items] of this.folders) {
+      const write = this.options.atomic ? { fresh: false as const } : { fresh: true as const, sink: this.sink };
+      const done = writeFolder(this.root, folder, items, options, write);
+      this.files += done.files;
+      this.bytes += done.bytes;
+      this.written.add(folder);
     }
-    this.manifests.clear();
+    this.folders.clear();
     const written = new Set(this.written);
     this.written.clear();
     return written;

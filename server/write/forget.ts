@@ -7,5 +7,5 @@ import type { TreeReader } from "../reader.js";
 export function forgetStale(reader: TreeReader, stale: Stale): void {
   if (stale === "all") reader.invalidate();
   // The catalogue did not change: collectionsChanged would have made it "all".
-  else reader.invalidateDocument(stale.id, { manifests: stale.keepManifests, catalog: true });
+  else reader.invalidateDocument(stale.id, { navigation: stale.keepNavigation, catalog: true });
 }

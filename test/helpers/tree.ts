@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildReport, build } from "../../builder/build/build.js";
 import { makeSite, type Site } from "../../builder/site.js";
+import { readBody, readEntry, readFolder } from "../../builder/tree/folder-store.js";
 import { type RunningServer, startServer } from "../../server/serve.js";
 
 export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -86,4 +87,37 @@ export function treeFiles(root: string, folder = "", out = new Map<string, Uint8
     else out.set(path, readFileSync(join(root, path)));
   }
   return out;
+}
+
+/**
+ * The responses a tree folder stores, whatever their packing: name -> status, type, Link and a
+ * hash of the body. Two trees that answer the same hold the same, even when an incremental
+ * rebuild packed them otherwise than a fresh build.
+ */
+export function storedResponses(root: string, folder: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, entry] of Object.entries(readFolder(root, folder)?.entries ?? {})) {
+    const body = readBody(root, folder, entry);
+    const hash = body ? createHash("sha1").update(body).digest("hex") : "missing";
+    out.set(name, `${entry.status} ${entry.type} ${entry.link} ${entry.etag} ${hash}`);
+  }
+  return out;
+}
+
+/** Every response a tree stores, by its `requestToPath` path, as `storedResponses` describes it. */
+export function allStoredResponses(root: string, folder = "", out = new Map<string, string>()): Map<string, string> {
+  for (const [name, value] of storedResponses(root, folder)) out.set(folder ? `${folder}/${name}` : name, value);
+  for (const e of readdirSync(join(root, folder), { withFileTypes: true })) {
+    if (e.isDirectory()) allStoredResponses(root, folder ? `${folder}/${e.name}` : e.name, out);
+  }
+  return out;
+}
+
+/** The body of the response a tree stores at a `requestToPath` path, as text, or null. */
+export function storedText(root: string, path: string): string | null {
+  const slash = path.lastIndexOf("/");
+  const folder = slash < 0 ? "" : path.slice(0, slash);
+  const entry = readEntry(root, folder, path.slice(slash + 1));
+  const body = entry && readBody(root, folder, entry);
+  return body ? body.toString("utf8") : null;
 }

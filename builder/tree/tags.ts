@@ -1,0 +1,9 @@
+// The strong tag of a stored body, as the build writes it into the manifest: the same value
+// `contentTag` (server/etag.ts) gives a computed answer of the same bytes, so a client holds one
+// tag for one representation whoever answered.
+
+import { createHash } from "node:crypto";
+
+export function bodyTag(body: Uint8Array): string {
+  return `"${createHash("sha256").update(body).digest("hex").slice(0, 24)}"`;
+}
