@@ -186,7 +186,7 @@ program
 function printHosts(hosts: HostReport | undefined): void {
   for (const h of hosts?.hosts ?? []) {
     console.log(
-      `  host ${h.host.padEnd(10)} ${count(h.served, "stored response")}${h.rules ? `, ${count(h.rules, "rule")}` : ""}: ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`,
+      `  host ${h.host.padEnd(10)} ${count(h.rules, "rule")}, ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`,
     );
   }
   const c = hosts?.compressed;

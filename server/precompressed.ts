@@ -16,16 +16,24 @@ export function hasPrecompressed(storage: TreeStorage): storage is Precompressed
   return typeof (storage as Partial<PrecompressedStorage>).readEncoded === "function";
 }
 
-/** The encodings an Accept-Encoding header allows, best first (br, then gzip). */
+/** The encodings an Accept-Encoding header allows, best first (br, then gzip). No Map: nginx's njs runs this too. */
 export function acceptedEncodings(header: string | null): Encoding[] {
   if (!header) return [];
-  const q = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    const weight = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
-    q.set(name.trim(), weight ? Number(weight[1]) : 1);
+  const q: Record<string, number> = Object.create(null);
+  const parts = header.split(",");
+  for (let i = 0; i < parts.length; i++) {
+    const params = parts[i].trim().toLowerCase().split(";");
+    let weight = 1;
+    for (let j = 1; j < params.length; j++) {
+      const m = /^\s*q=([0-9.]+)\s*$/.exec(params[j]);
+      if (m) {
+        weight = Number(m[1]);
+        break;
+      }
+    }
+    q[params[0].trim()] = weight;
   }
-  const allowed = (e: string): boolean => (q.get(e) ?? q.get("*") ?? 0) > 0;
+  const allowed = (e: string): boolean => (e in q ? q[e] : "*" in q ? q["*"] : 0) > 0;
   return (["br", "gzip"] as const).filter(allowed);
 }
 

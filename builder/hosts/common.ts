@@ -1,13 +1,13 @@
 // What every host's rule generator shares: the build's settings, a buffered file writer, and
 // the result it reports (files written, rule counts, warnings against the host's limits).
 
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Warning } from "../catalog.js";
 import type { Site } from "../site.js";
 import { JSONLD_TYPE, TEI_TYPE } from "../wire.js";
-import type { StoredEntry } from "./stored.js";
+import type { Limit } from "./limits.js";
 
 export const HOSTS = ["nginx", "apache", "netlify", "cloudflare"] as const;
 export type HostName = (typeof HOSTS)[number];
@@ -31,31 +31,51 @@ export interface HostContext {
 
 export interface HostResult {
   host: HostName;
-  /** Tree-relative paths of the files written. */
+  /** Tree-relative paths of the host files written (rules, scripts, configuration). */
   files: string[];
-  /** Stored responses the rules serve statically. */
-  served: number;
-  /** Rules written (what the host's documented limits count). */
+  /** Their size in bytes: what the host reads as configuration. */
+  bytes: number;
+  /** Rules written that a host's documented limits count (none grows with the corpus). */
   rules: number;
+  /** What the host is handed: its files, the largest, the fullest folder (see TreeFacts). */
+  deploy: TreeFacts;
+  /** The host's documented limits, with the figure each is checked against. */
+  limits: LimitCheck[];
   warnings: Warning[];
 }
 
 export interface HostRules {
-  add(entry: StoredEntry): void;
-  /** Writes what remains; `tree` describes the finished tree, for hosts with limits. */
-  finish(tree: TreeFacts): HostResult;
+  /** Writes the host's files into the tree; `facts` counts what it will be handed. */
+  finish(facts: (include: (path: string) => boolean) => TreeFacts): HostResult;
 }
 
-/** Counts of the whole tree, for the hosts whose limits count files and sizes. */
+/** Counts of the files a host is handed (everything but what it is told to leave out). */
 export interface TreeFacts {
-  /** Files in the tree (responses, data files, siblings and rules), by top-level name. */
   files: number;
-  /** Files that are not host rules nor precompressed siblings (what a CDN host uploads). */
-  uploaded: number;
   /** The largest file, in bytes, and its tree-relative path. */
   largest: { path: string; bytes: number };
-  /** The folder with the most files, and how many. */
+  /** The folder with the most files (and subfolders), and how many. */
   fullest: { path: string; files: number };
+}
+
+/** A documented limit and the figure it is checked against. */
+export interface LimitCheck {
+  limit: Limit;
+  value: number;
+}
+
+/** A host's result, its size on disk counted. */
+export function hostResult(
+  ctx: HostContext,
+  host: HostName,
+  files: string[],
+  rules: number,
+  deploy: TreeFacts | null,
+  limits: LimitCheck[],
+  warnings: Warning[] = [],
+): HostResult {
+  const bytes = files.reduce((n, f) => n + (statSync(join(ctx.root, f), { throwIfNoEntry: false })?.size ?? 0), 0);
+  return { host, files, bytes, rules, deploy: deploy ?? { files: 0, largest: { path: "", bytes: 0 }, fullest: { path: "", files: 0 } }, limits, warnings };
 }
 
 /** The Content-Type a static host infers from a file's extension, matching the manifests. */
@@ -63,11 +83,6 @@ export const TYPE_BY_EXTENSION: Record<string, string> = { xml: TEI_TYPE, json: 
 
 export function extensionOf(path: string): string {
   return path.slice(path.lastIndexOf(".") + 1);
-}
-
-/** True when a host that types by extension gives the file the type its manifest records. */
-export function typedByExtension(entry: StoredEntry): boolean {
-  return TYPE_BY_EXTENSION[extensionOf(entry.path)] === entry.entry.type;
 }
 
 /** Writes a text file in large chunks, for rule files of hundreds of megabytes. */

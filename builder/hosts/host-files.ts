@@ -14,7 +14,6 @@ import { HOSTS, HOSTS_FOLDER, type HostContext, type HostName, type HostResult, 
 import { NetlifyRules } from "./netlify.js";
 import { NginxRules } from "./nginx.js";
 import { type CompressReport, precompressTree } from "./precompress.js";
-import { storedEntries } from "./stored.js";
 
 export { HOSTS, type HostName, type HostResult } from "./common.js";
 
@@ -86,11 +85,8 @@ export async function writeHostFiles(root: string, out: string, site: Site, opti
     compressed: Boolean(options.compress),
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
   };
-  const rules = hosts.map((h) => MAKERS[h](ctx));
-  for (const entry of storedEntries(root)) for (const r of rules) r.add(entry);
-  const facts = hosts.some((h) => h === "netlify" || h === "cloudflare") ? treeFacts(root) : emptyFacts();
-  for (const r of rules) {
-    const result = r.finish(facts);
+  for (const host of hosts) {
+    const result = MAKERS[host](ctx).finish((include) => treeFacts(root, include));
     report.hosts.push(result);
     report.warnings.push(...result.warnings);
   }
@@ -116,20 +112,26 @@ function walk(root: string, visit: (path: string, size: () => number) => void, f
   }
 }
 
-function emptyFacts(): TreeFacts {
-  return { files: 0, uploaded: 0, largest: { path: "", bytes: 0 }, fullest: { path: "", files: 0 } };
-}
-
-/** Counts the tree's files, its largest file and its fullest folder. */
-export function treeFacts(root: string): TreeFacts {
-  const facts = emptyFacts();
+/** Counts the files of the tree that `include` keeps (tree-relative paths), its largest file and its fullest folder. */
+export function treeFacts(root: string, include: (path: string) => boolean): TreeFacts {
+  const facts: TreeFacts = { files: 0, largest: { path: "", bytes: 0 }, fullest: { path: "", files: 0 } };
   const perFolder = new Map<string, number>();
+  const count = (folder: string): void => void perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+  // A folder holds its files and its subfolders (what a host counting entries per folder counts).
+  const seen = new Set<string>();
+  const addFolder = (folder: string): void => {
+    if (folder === "" || seen.has(folder)) return;
+    seen.add(folder);
+    const parent = splitTreePath(folder).folder;
+    count(parent);
+    addFolder(parent);
+  };
   walk(root, (path, size) => {
+    if (!include(path)) return;
     facts.files++;
     const { folder } = splitTreePath(path);
-    perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
-    if (path.startsWith(`${HOSTS_FOLDER}/`) || /\.(gz|br)$/.test(path) || path.endsWith(HTACCESS)) return;
-    facts.uploaded++;
+    count(folder);
+    addFolder(folder);
     const bytes = size();
     if (bytes > facts.largest.bytes) facts.largest = { path, bytes };
   });

@@ -1,41 +1,30 @@
-// nginx rules: an `include` for the http block (maps from the raw request to the stored file,
-// its Link header and status, and the upstream) and one for a server block (the locations).
+// nginx rules: an `include` for the http block (the njs script and the error format), one for
+// the upstream, and one for a server block (the locations). They do not grow with the corpus.
 //
-// nginx cannot decode a query (`$arg_id` and `$request_uri` are raw), so the rules do not
-// compute a file name: a `map` lists every stored request under each encoding clients send
-// (queries.ts), keyed by the raw `$request_uri`, and gives the file `requestToPath` names.
-// Anything else (ranges, paged or grouped navigation, unknown ids, other spellings, writes,
-// OPTIONS) goes to the upstream `dts serve`, which answers it as it answers everything. Since
-// file paths come only from the map, no request can reach a file outside the tree, nor a data
-// file inside it (`_index.json`, `_catalog.json`).
-//
-// nginx compares map strings case-insensitively, and identifiers are not: the map's value
-// carries the key it was listed under, and a request whose `$request_uri` differs from it in
-// case goes upstream.
+// nginx's JavaScript module (njs, Debian's libnginx-mod-http-js) runs the reader's own lookup
+// (server/adapters/nginx-njs.ts, bundled by tools/bundle-njs.mjs): it reads the request as
+// `dts serve` does, names the stored response with `requestToPath`, finds it in its folder's
+// manifest and sends its bytes with the manifest's status and headers. What the tree does not
+// hold (ranges, paged or grouped navigation, unknown ids, bad requests) and every write go to
+// the upstream `dts serve`, which answers it as it answers everything. Since file paths come
+// only from `requestToPath` and the manifests, no request reaches a file outside the tree, nor
+// a data file inside it (`_index.json`, `_catalog.json`).
 
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { linkHeader } from "../urls.js";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
-import {
-  HOSTS_FOLDER,
-  type HostContext,
-  type HostResult,
-  type HostRules,
-  regexLiteral,
-  TextSink,
-  TYPE_BY_EXTENSION,
-  typedByExtension,
-} from "./common.js";
+import { CORS_HEADERS } from "../wire.js";
+import { HOSTS_FOLDER, type HostContext, type HostResult, type HostRules, hostResult, regexLiteral, TextSink, TYPE_BY_EXTENSION } from "./common.js";
 import { hostErrorBodies, hostErrors } from "./host-errors.js";
-import { requestTargets } from "./queries.js";
-import type { StoredEntry } from "./stored.js";
 
 export const NGINX_FOLDER = `${HOSTS_FOLDER}/nginx`;
-/** The internal location the tree is served from; never reachable from outside. */
-const TREE_LOCATION = "/.dts-tree/";
 /** The internal location of nginx's own errors, in the API's format (host-errors.ts). */
 const ERROR_LOCATION = "/.dts-errors/";
 const ERROR_FOLDER = "errors";
+/** The njs script, as `npm run compile` bundles it. */
+const NJS_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), "../../server/adapters/nginx-njs.bundle.js");
+const NJS_FILE = "dts.js";
 
 /** A double-quoted nginx string, or null when nginx cannot hold it literally (`$` would be a variable). */
 export function nginxString(text: string): string | null {
@@ -45,93 +34,11 @@ export function nginxString(text: string): string | null {
 
 export class NginxRules implements HostRules {
   private readonly folder: string;
-  private readonly requests: TextSink;
-  private readonly links: TextSink;
-  private readonly statuses: TextSink;
   private readonly defaultLink: string;
-  private readonly statusCodes = new Set<number>();
-  private served = 0;
-  private keys = 0;
-  private longestKey = 0;
-  private keyBytes = 0;
-  private skipped = 0;
 
   constructor(private readonly ctx: HostContext) {
     this.folder = join(ctx.root, NGINX_FOLDER);
-    this.requests = new TextSink(join(this.folder, "dts-requests.map"));
-    this.links = new TextSink(join(this.folder, "dts-links.map"));
-    this.statuses = new TextSink(join(this.folder, "dts-statuses.map"));
     this.defaultLink = linkHeader(ctx.site);
-  }
-
-  /**
-   * nginx rejects map keys that differ only in case ("conflicting parameter"), and identifiers
-   * and references may (`8.1a`, `8.1A`). Only the first is listed: a request for the other
-   * matches it ignoring case, fails the exact check and goes upstream. Keys of one group
-   * (the collections, or one document) are compared; ids across documents by their own set.
-   */
-  private group = "";
-  private groupKeys = new Set<string>();
-  private readonly ids = new Map<string, string>();
-
-  private caseClash(stored: StoredEntry, target: string): boolean {
-    const req = stored.request;
-    const group = req.kind === "document" || req.kind === "navigation" ? `doc ${req.id}` : req.kind;
-    if (group !== this.group) {
-      this.group = group;
-      this.groupKeys = new Set();
-    }
-    if ("id" in req && req.id !== undefined) {
-      const first = this.ids.get(req.id.toLowerCase());
-      if (first === undefined) this.ids.set(req.id.toLowerCase(), req.id);
-      else if (first !== req.id) return true;
-    }
-    const folded = target.toLowerCase();
-    if (this.groupKeys.has(folded)) return true;
-    this.groupKeys.add(folded);
-    return false;
-  }
-
-  add(stored: StoredEntry): void {
-    const { status, link } = stored.entry;
-    // Statuses nginx can send with a file body: 200, and errors through error_page.
-    if (!typedByExtension(stored) || !(status === 200 || (status >= 400 && status <= 599))) {
-      this.skip();
-      return;
-    }
-    const linkValue = nginxString(link);
-    const file = nginxString(stored.path);
-    if (linkValue === null || file === null) {
-      this.skip();
-      return;
-    }
-    let listed = 0;
-    for (const target of requestTargets(this.ctx.site, stored.request)) {
-      const key = nginxString(target);
-      // The value is "<file> <key>": keys hold no space (spaces are always escaped).
-      const value = nginxString(`${stored.path} ${target}`);
-      if (key === null || value === null || target.includes(" ") || this.caseClash(stored, target)) continue;
-      this.requests.write(`${key} ${value};\n`);
-      const bytes = Buffer.byteLength(target);
-      this.longestKey = Math.max(this.longestKey, bytes);
-      this.keyBytes += bytes;
-      listed++;
-    }
-    if (!listed) {
-      this.skip();
-      return;
-    }
-    this.keys += listed;
-    this.served++;
-    if (link !== this.defaultLink) this.links.write(`${file} ${linkValue};\n`);
-    if (status !== 200) {
-      this.statuses.write(`${file} ${status};\n`);
-      this.statusCodes.add(status);
-    }
-  }
-
-  private skip(): void {
-    this.skipped++;
   }
 
   /**
@@ -153,10 +60,7 @@ export class NginxRules implements HostRules {
   }
 
   finish(): HostResult {
-    this.requests.close();
-    this.links.close();
-    this.statuses.close();
-    const files = ["dts-requests.map", "dts-links.map", "dts-statuses.map"];
+    const files: string[] = [];
     const abs = (name: string): string => nginxString(join(this.ctx.out, NGINX_FOLDER, name))!;
     const write = (name: string, text: string): void => {
       const sink = new TextSink(join(this.folder, name));
@@ -164,43 +68,21 @@ export class NginxRules implements HostRules {
       sink.close();
       files.push(name);
     };
-    // A bucket must hold the longest key, and a few average ones so that nginx finds a table
-    // size quickly; it searches sizes up to the maximum.
-    const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));
+    const tree = nginxString(this.ctx.out);
+    if (tree === null) throw new Error(`nginx: the tree's path ${this.ctx.out} cannot be written in an nginx config (it holds $ or a control character)`);
+    if (!existsSync(NJS_BUNDLE)) throw new Error(`nginx: ${NJS_BUNDLE} is missing: run \`npm run compile\``);
+    mkdirSync(this.folder, { recursive: true });
+    copyFileSync(NJS_BUNDLE, join(this.folder, NJS_FILE));
+    files.push(NJS_FILE);
     const documentPattern = nginxString(`~^${regexLiteral(this.ctx.site.basePath)}/document/*(\\?|\\z)`);
-    const average = this.keys ? this.keyBytes / this.keys : 0;
-    const bucket = Math.max(64, pow2(this.longestKey + 32), pow2(average * 4 + 32));
-    const maxSize = Math.max(2048, pow2(this.keys * 2));
     write(
       "dts-http.conf",
-      `# Generated by \`dts build --target nginx\`: include in the http block, once.
-# ${this.served} stored responses under ${this.keys} request spellings.
-map_hash_max_size ${maxSize};
-map_hash_bucket_size ${bucket};
+      `# Generated by \`dts build --target nginx\`: include in the http block, once. Needs nginx's
+# JavaScript module (Debian: apt-get install libnginx-mod-http-js, which loads it; elsewhere
+# \`load_module modules/ngx_http_js_module.so;\` at the top of nginx.conf).
+# The reader of the tree: finds each stored response from the request, as dts serve does.
+js_import dts_reader from ${abs(NJS_FILE)};
 
-# The raw request -> "<file> <request>". Values are listed under every common encoding;
-# nginx compares them ignoring case, so the request is checked again below.
-map $request_uri $dts_hit {
-    default "";
-    include ${abs("dts-requests.map")};
-}
-map $dts_hit $dts_file {
-    "~^(?<dts_hit_file>[^ ]+) " $dts_hit_file;
-    default "";
-}
-map $dts_hit $dts_key {
-    "~^[^ ]+ (?<dts_hit_key>.+)$" $dts_hit_key;
-    default "";
-}
-# The Link header and status of each file, from the manifests.
-map $dts_file $dts_link {
-    default ${nginxString(this.defaultLink)};
-    include ${abs("dts-links.map")};
-}
-map $dts_file $dts_status {
-    default 200;
-    include ${abs("dts-statuses.map")};
-}
 # nginx's own errors answer in the format of the endpoint asked: XML for Document, else JSON.
 map $request_uri $dts_error_format {
     default json;
@@ -220,18 +102,11 @@ upstream dts_dynamic {
 }
 `,
     );
-    const errors = [...this.statusCodes].sort();
-    // A location with error_page lines of its own inherits none: each lists nginx's errors again,
-    // after its own (the first line naming a status wins).
-    const ownErrors = (indent: string, except: number[] = []): string =>
-      errorPages
-        .filter((line) => !except.some((s) => line.startsWith(`error_page ${s} `)))
-        .map((line) => `${indent}${line}\n`)
-        .join("");
+    // A location with error_page lines of its own inherits none: each lists nginx's errors again.
+    const ownErrors = (indent: string): string => errorPages.map((line) => `${indent}${line}\n`).join("");
     const bodyLimit = `client_max_body_size ${this.ctx.maxBody};`;
     const base = this.ctx.site.basePath || "/";
     const cors = Object.entries(CORS_HEADERS).map(([k, v]) => `add_header ${k} ${nginxString(v)} always;`);
-    const headers = [...cors, `add_header Link $dts_link always;`, `add_header Cache-Control ${nginxString(STATIC_CACHE_CONTROL)} always;`];
     const errorHeaders = [
       ...cors,
       `add_header Link ${nginxString(this.defaultLink)} always;`,
@@ -249,35 +124,17 @@ location ^~ ${base} {
     ${bodyLimit}
     # Errors met after the hand-over to dts serve (502 when it is down) still get their page.
     recursive_error_pages on;
-    # Anything the tree does not hold goes to dts serve, with the request as it came.
+    # Writes, preflights and other methods go to dts serve as they came.
     error_page 418 = @dts_dynamic;
     if ($request_method !~ ^(GET|HEAD)$) { return 418; }
-    if ($dts_file = "") { return 418; }
-    if ($request_uri != $dts_key) { return 418; }
-${errors.length ? `    # Stored error responses: the status, with the stored body.\n    error_page ${errors.join(" ")} ${TREE_LOCATION}$dts_file;\n` : ""}${errors
-  .map((s) => `    if ($dts_status = ${s}) { return ${s}; }\n`)
-  .join("")}${ownErrors("    ", errors)}    rewrite ^ ${TREE_LOCATION}$dts_file? last;
-}
-
-location ^~ ${TREE_LOCATION} {
-    internal;
-    alias ${nginxString(this.ctx.out + "/")};
-    types {
-${Object.entries(TYPE_BY_EXTENSION)
-  .map(([ext, type]) => `        ${type} ${ext};`)
-  .join("\n")}
-    }
-    default_type application/octet-stream;
-    charset off;
-${this.ctx.compressed ? "    # The .gz siblings `dts build --compress` wrote (brotli_static too, with ngx_brotli).\n    gzip_static on;\n    gzip_vary on;\n    # brotli_static on;\n" : ""}    ${headers.join("\n    ")}
-    # A file missing from the tree (changed since the rules were made): let dts serve answer.
-    recursive_error_pages on;
-    error_page 404 = @dts_dynamic;
-${ownErrors("    ", [404])}}
+    # GET and HEAD: the stored response from the tree, or (none stored) dts serve.
+    set $dts_tree ${tree};
+    js_content dts_reader.answer;
+${ownErrors("    ")}}
 
 location ^~ ${ERROR_LOCATION} {
     internal;
-    alias ${nginxString(join(this.ctx.out, NGINX_FOLDER, ERROR_FOLDER) + "/")};
+    alias ${abs(ERROR_FOLDER + "/")};
     types {
 ${Object.entries(TYPE_BY_EXTENSION)
   .map(([ext, type]) => `        ${type} ${ext};`)
@@ -321,19 +178,6 @@ ${
 }}
 `,
     );
-    return {
-      host: "nginx",
-      files: files.map((f) => `${NGINX_FOLDER}/${f}`),
-      served: this.served,
-      rules: this.keys,
-      warnings: this.skipped
-        ? [
-            {
-              file: join(this.ctx.out, NGINX_FOLDER, "dts-http.conf"),
-              message: `nginx: ${this.skipped} stored responses are left to dts serve (a status or value nginx cannot send literally)`,
-            },
-          ]
-        : [],
-    };
+    return hostResult(this.ctx, "nginx", files.map((f) => `${NGINX_FOLDER}/${f}`), 0, [], []);
   }
 }
