@@ -3,16 +3,17 @@
 // tree as its static assets: the same conformance suite as `dts serve`, and the generated
 // configuration checked against wrangler's documented shape.
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { build as esbuild } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
+import { isAsset } from "../builder/hosts/cloudflare.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { EMBEDDED, treeFiles } from "./helpers/tree.js";
 
 type MiniflareT = import("miniflare").Miniflare;
 
@@ -48,6 +49,13 @@ beforeAll(async () => {
     write: false,
     logLevel: "silent",
   });
+  // What wrangler uploads: the tree less what .assetsignore names, as the build counted it.
+  const assets = join(work, "assets");
+  for (const [path, data] of treeFiles(dist)) {
+    if (!isAsset(path)) continue;
+    mkdirSync(dirname(join(assets, path)), { recursive: true });
+    writeFileSync(join(assets, path), data);
+  }
   mf = new Miniflare({
     modules: true,
     script: bundle.outputFiles[0].text,
@@ -55,7 +63,7 @@ beforeAll(async () => {
     host: "127.0.0.1",
     port: 0,
     assets: {
-      directory: join(dist, "_hosts/cloudflare", config.assets.directory),
+      directory: assets,
       binding: config.assets.binding,
       routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
     },
@@ -118,6 +126,11 @@ describe("the generated Cloudflare files", () => {
     const entry = readFileSync(join(dist, "_hosts/cloudflare/worker.mjs"), "utf8");
     expect(entry).toMatch(/^export \{ default \} from "(\.\.\/)+.*out\/server\/adapters\/worker-entry\.js";$/m);
     const ignore = readFileSync(join(dist, ".assetsignore"), "utf8").split("\n");
-    for (const name of ["_hosts", "_headers", "_redirects", ".htaccess", "*.gz", "*.br"]) expect(ignore).toContain(name);
+    for (const name of ["_hosts", "_headers", "_redirects", ".htaccess", "*.gz", "*.br", "**/_build.json"]) expect(ignore).toContain(name);
+    // The build counts what the Worker is handed: a few files per document, not one per response.
+    const files = [...treeFiles(dist).keys()];
+    expect(files.filter(isAsset).length).toBeLessThan(80);
+    expect(files.filter(isAsset)).not.toContain("_hosts/cloudflare/wrangler.jsonc");
+    expect(files.filter((f) => f.endsWith("_build.json")).some(isAsset)).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
-// Netlify: the generated `_redirects`, `_headers` and Edge Function checked against their
-// documented syntax and against the tree, and the Edge Function's handler (the same Hono
-// reader, reading the tree over HTTP as it does from Netlify's CDN) run in Node behind a
-// server that plays Netlify's part: the function for the API's path, the static files for
-// the rest. There is no local Netlify runtime without Netlify's CLI downloading Deno, so this
-// is not Netlify itself.
+// Netlify: the generated Edge Function and netlify.toml checked against their documented
+// shape and against the tree (no rule per response: no `_redirects`, no `_headers`), and the
+// Edge Function's handler (the same Hono reader, reading the tree over HTTP as it does from
+// Netlify's CDN) run in Node behind a server that plays Netlify's part: the function for the
+// API's path, the static files for the rest. There is no local Netlify runtime without
+// Netlify's CLI downloading Deno, so this is not Netlify itself.
 
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -13,12 +13,10 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
-import { parseRequest } from "../builder/request.js";
 import { makeSite } from "../builder/site.js";
-import { MANIFEST, requestToPath } from "../builder/tree/layout.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { EMBEDDED, treeFiles } from "./helpers/tree.js";
 
 let work: string;
 let dist: string;
@@ -69,59 +67,26 @@ describe("the Netlify Edge Function's handler", () => {
 });
 
 describe("the generated Netlify files", () => {
-  it("declare the function on the API's base path, bypassed to the static rules on error", () => {
+  it("declare the function on the API's base path", () => {
     const text = readFileSync(join(dist, "_hosts/netlify/edge-functions/dts.mjs"), "utf8");
     expect(text).toMatch(/^export \{ default \} from "[^"]+out\/server\/adapters\/netlify-edge\.js";$/m);
     const from = /from "([^"]+)"/.exec(text)![1];
     expect(existsSync(resolve(join(dist, "_hosts/netlify/edge-functions"), from))).toBe(true);
     expect(text).toContain('path: ["/api/dts","/api/dts/*"]');
-    expect(text).toContain('onError: "bypass"');
     const toml = readFileSync(join(dist, "_hosts/netlify/netlify.toml"), "utf8");
     expect(toml).toMatch(/^\[build\]\n {2}publish = ".+"\n {2}edge_functions = ".+edge-functions"$/m);
   });
 
-  it("write _redirects in Netlify's syntax, each rule naming the file requestToPath gives", () => {
-    const lines = readFileSync(join(dist, "_redirects"), "utf8")
-      .split("\n")
-      .filter((l) => l && !l.startsWith("#"));
-    expect(lines.length).toBeGreaterThan(200);
-    let params = Infinity;
-    for (const line of lines) {
-      // from, query parameters, to, status: whitespace-separated, no placeholder values.
-      const tokens = line.split(/ +/);
-      const [from, to, status] = [tokens[0], tokens[tokens.length - 2], tokens[tokens.length - 1]];
-      const query = tokens.slice(1, -2);
-      expect(from, line).toMatch(/^\/\S*$/);
-      expect(status, line).toMatch(/^(200|404)!$/);
-      for (const q of query) expect(q, line).toMatch(/^[a-zA-Z]+=[^:\s]\S*$/);
-      // Most specific first: Netlify takes the first rule that matches.
-      expect(query.length, line).toBeLessThanOrEqual(params);
-      if (from !== "/api/dts/") params = Math.min(params, query.length);
-      const req = parseRequest(new URL(`${from}?${query.join("&")}`, "http://x"), site);
-      expect(req && req.kind !== "bad" ? `/${requestToPath(req)}` : null, line).toBe(to);
-      expect(existsSync(join(dist, to)), to).toBe(true);
-      const slash = to.lastIndexOf("/");
-      const manifest = JSON.parse(readFileSync(join(dist, to.slice(0, slash), MANIFEST), "utf8"));
-      expect(`${manifest[to.slice(slash + 1)].status}!`, line).toBe(status);
-    }
-  });
-
-  it("write _headers in Netlify's syntax, with each stored file's Link and type from its manifest", () => {
-    const text = readFileSync(join(dist, "_headers"), "utf8");
-    const blocks = text
-      .replace(/^#.*\n/gm, "")
-      .split(/\n(?=\/)/)
-      .map((b) => b.trimEnd());
-    expect(blocks[0]).toMatch(
-      /^\/\*\n {2}Access-Control-Allow-Origin: \*\n {2}Access-Control-Expose-Headers: .*Link.*\n {2}Cache-Control: .+$/,
-    );
-    for (const block of blocks.slice(1)) {
-      const [path, ...headers] = block.split("\n");
-      expect(path).toMatch(/^\/\S+$/);
-      for (const h of headers) expect(h, path).toMatch(/^ {2}[A-Za-z-]+: \S.*$/);
-      const name = path.slice(path.lastIndexOf("/") + 1);
-      const entry = JSON.parse(readFileSync(join(dist, dirname(path), MANIFEST), "utf8"))[name];
-      expect(headers, path).toEqual([`  Content-Type: ${entry.type}`, `  Link: ${entry.link}`]);
-    }
+  it("write no rule per response: no _redirects, no _headers, whatever the corpus", async () => {
+    expect(existsSync(join(dist, "_redirects"))).toBe(false);
+    expect(existsSync(join(dist, "_headers"))).toBe(false);
+    const report = await build({ corpus: EMBEDDED, out: join(work, "again"), site, hosts: { hosts: ["netlify"] } });
+    const netlify = report.hostFiles!.hosts.find((h) => h.host === "netlify")!;
+    expect(netlify.rules).toBe(0);
+    expect(netlify.bytes).toBeLessThan(2048);
+    // Every file of the publish directory, counted with its fullest folder against the 54,000 limit.
+    expect(netlify.deploy.files).toBe(treeFiles(join(work, "again")).size);
+    expect(netlify.deploy.fullest.files).toBeGreaterThan(1);
+    expect(netlify.limits.map((l) => l.limit.limit)).toContain(54_000);
   });
 });

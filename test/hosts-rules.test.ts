@@ -1,5 +1,5 @@
-// Units of the host rules: the spellings of a request, the strings each config format can
-// hold, the documented limits, precompressed siblings in `dts serve`, and an in-place build
+// Units of the host rules: the strings each config format can hold, the documented limits,
+// the counts a host is handed, precompressed siblings in `dts serve`, and an in-place build
 // that drops the host files it no longer asks for.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
@@ -14,16 +14,15 @@ import type { HostContext, TreeFacts } from "../builder/hosts/common.js";
 import { parseHosts } from "../builder/hosts/host-files.js";
 import { NetlifyRules } from "../builder/hosts/netlify.js";
 import { nginxString } from "../builder/hosts/nginx.js";
-import { requestTargets, valueSpellings } from "../builder/hosts/queries.js";
-import { parseRequest } from "../builder/request.js";
 import { makeSite } from "../builder/site.js";
-import { requestToPath } from "../builder/tree/layout.js";
+import { readFolder } from "../builder/tree/folder-store.js";
+import { documentFolder, WHOLE_DOCUMENT } from "../builder/tree/layout.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { acceptedEncodings } from "../server/precompressed.js";
 import { startServer } from "../server/serve.js";
 import { documentPath, GEORGICS } from "./helpers/embedded.js";
 import { rawRequest } from "./helpers/hosts-conformance.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { copyEmbeddedWithLargeGeorgics } from "./helpers/tree.js";
 
 const site = makeSite();
 const temps: string[] = [];
@@ -34,35 +33,6 @@ const temp = (): string => {
 };
 afterAll(() => {
   for (const d of temps) rmSync(d, { recursive: true, force: true });
-});
-
-describe("request spellings", () => {
-  it("lists the plain, encodeURIComponent and form spellings, mixed per value, all naming one file", () => {
-    const req = { kind: "document", id: "urn:dts:sample:edge:odd refs", ref: "1.a b" } as const;
-    const targets = requestTargets(site, req);
-    expect(targets[0]).toBe("/api/dts/document?id=urn:dts:sample:edge:odd%20refs&ref=1.a%20b");
-    expect(targets).toContain("/api/dts/document?id=urn%3Adts%3Asample%3Aedge%3Aodd%20refs&ref=1.a%20b");
-    expect(targets).toContain("/api/dts/document?id=urn%3Adts%3Asample%3Aedge%3Aodd+refs&ref=1.a+b");
-    expect(targets).toContain("/api/dts/document?id=urn%3Adts%3Asample%3Aedge%3Aodd+refs&ref=1.a%20b");
-    for (const t of targets) {
-      expect(t).not.toMatch(/\s/);
-      const back = parseRequest(new URL(t, "http://x"), site);
-      expect(back && back.kind !== "bad" && requestToPath(back)).toBe(requestToPath(req));
-    }
-    expect(valueSpellings("urn:cts:latinLit:phi0448")).toEqual(["urn:cts:latinLit:phi0448", "urn%3Acts%3AlatinLit%3Aphi0448"]);
-    expect(valueSpellings("2.α")).toContain("2.α");
-    expect(valueSpellings("a$b")).not.toContain("a$b");
-  });
-
-  it("writes the defaults out too, and the entry point with a slash", () => {
-    expect(requestTargets(site, { kind: "navigation", id: "a", down: 1 })).toEqual(["/api/dts/navigation?id=a"]);
-    expect(requestTargets(site, { kind: "navigation", id: "a", down: 2 })).toEqual(["/api/dts/navigation?id=a&down=2"]);
-    expect(requestTargets(site, { kind: "collection", id: "a", nav: "children" })).toEqual([
-      "/api/dts/collection?id=a",
-      "/api/dts/collection?id=a&nav=children",
-    ]);
-    expect(requestTargets(site, { kind: "entry" })).toEqual(["/api/dts", "/api/dts/"]);
-  });
 });
 
 describe("config strings", () => {
@@ -91,35 +61,40 @@ const ctx = (root: string): HostContext => ({
 });
 
 describe("documented limits", () => {
-  const big: TreeFacts = {
+  const facts: TreeFacts = {
     files: 150_000,
-    uploaded: 150_000,
-    largest: { path: "document/x/_.xml", bytes: 30 * 1024 * 1024 },
+    largest: { path: "document/x/_p.a.0", bytes: 30 * 1024 * 1024 },
     fullest: { path: "document/x", files: 60_000 },
   };
+  const big = (): TreeFacts => facts;
 
   it("warn with the number and the limit when the tree is too large for Cloudflare", () => {
     const { warnings } = new CloudflareRules(ctx(temp())).finish(big);
     const text = warnings.map((w) => w.message).join("\n");
     expect(text).toContain("150,000 static asset files per Worker version (Workers Paid)");
     expect(text).toContain("over the limit of 100,000");
-    expect(text).toContain("31,457,280 bytes per static asset file (document/x/_.xml), over the limit of 26,214,400");
+    expect(text).toContain("31,457,280 bytes per static asset file (document/x/_p.a.0), over the limit of 26,214,400");
   });
 
   it("warn for Netlify's folder limit and redirect count, and stay quiet for a small tree", () => {
     const rules = new NetlifyRules(ctx(temp()));
     const { warnings } = rules.finish(big);
     expect(warnings.map((w) => w.message).join("\n")).toContain("60,000 files in one folder of the publish directory");
-    const small = new NetlifyRules(ctx(temp())).finish({ ...big, fullest: { path: "x", files: 10 } });
+    const small = new NetlifyRules(ctx(temp())).finish(() => ({ ...facts, fullest: { path: "x", files: 10 } }));
     expect(small.warnings).toEqual([]);
   });
 });
 
 describe("precompressed siblings", () => {
   it("are sent by dts serve to clients that accept them, with Vary, and dropped by a build without --compress", async () => {
-    const dist = join(temp(), "dist");
-    await build({ corpus: EMBEDDED, out: dist, site, hosts: { compress: true, hosts: ["nginx", "apache", "netlify", "cloudflare"] } });
-    const file = join(dist, "document/urn_3acts_3alatin_4cit_3aphi0690.phi003.sample-lat1/_.xml");
+    const work = temp();
+    const dist = join(work, "dist");
+    const corpus = copyEmbeddedWithLargeGeorgics(join(work, "corpus"));
+    await build({ corpus, out: dist, site, hosts: { compress: true, hosts: ["nginx", "apache", "netlify", "cloudflare"] } });
+    // The Georgics' whole document is large: alone in its file, which gets the siblings.
+    const whole = readFolder(dist, documentFolder(GEORGICS))!.entries[WHOLE_DOCUMENT];
+    expect(whole.offset).toBe(0);
+    const file = join(dist, documentFolder(GEORGICS), whole.file);
     expect(existsSync(`${file}.gz`) && existsSync(`${file}.br`)).toBe(true);
     const server = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
     try {
@@ -150,7 +125,7 @@ describe("precompressed siblings", () => {
     }
     // The same tree rebuilt in place with no host and no compression (host options stay with
     // the tree until a build names others): no sibling, no rule is left.
-    await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: [], compress: false } });
+    await build({ corpus, out: dist, site, hosts: { hosts: [], compress: false } });
     expect(existsSync(`${file}.br`)).toBe(false);
     for (const name of ["_hosts", "_headers", "_redirects", ".htaccess", ".assetsignore", "collection/_/.htaccess"]) {
       expect(existsSync(join(dist, name)), name).toBe(false);

@@ -14,7 +14,7 @@ import { type RunningServer, startServer } from "../server/serve.js";
 import { CATULLUS, doc, documentPath, GEORGICS } from "./helpers/embedded.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { copyEmbeddedWithLargeGeorgics } from "./helpers/tree.js";
 
 if (!NGINX) console.warn("nginx is not installed (apt-get install nginx-light): skipping the nginx integration test");
 
@@ -31,7 +31,9 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
     chmodSync(work, 0o755);
     dist = join(work, "dist");
     const site = makeSite();
-    await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: ["nginx"], compress: true } });
+    // The Georgics made large enough for its whole document to lie alone in its file, with siblings.
+    const corpus = copyEmbeddedWithLargeGeorgics(join(work, "corpus"));
+    await build({ corpus, out: dist, site, hosts: { hosts: ["nginx"], compress: true } });
     upstream = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
     nginx = await startNginx(work, dist, upstream.url);
     nginxUrl = nginx.url;

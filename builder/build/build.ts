@@ -105,11 +105,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const hostJson = JSON.stringify(hostOptions);
   const changed = results.filter((r) => !r.reused);
   const treeChanged = !incremental || changed.length > 0 || writer.files > 0 || hostJson !== previousHosts;
-  // Also removes the host files and siblings of an earlier build when none are asked for now.
-  const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
   if (hostOptions.hosts?.length || hostOptions.compress) writer.writeData(HOST_OPTIONS_FILE, hostJson);
   else rmSync(join(root, HOST_OPTIONS_FILE), { force: true });
   if (treeChanged) bumpGeneration(root);
+  // Last, so that the files each host is handed are counted whole. Also removes the host files
+  // and siblings of an earlier build when none are asked for now.
+  const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
   if (!incremental) swapInto(root, out);
 
   return {

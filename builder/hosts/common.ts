@@ -127,14 +127,19 @@ export function warning(file: string, message: string): Warning {
   return { file, message };
 }
 
+/** The folder of this package (where package.json is), from the compiled or the TypeScript sources alike. */
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /**
  * An import specifier for one of this package's compiled modules (`out/server/x.js`), relative
  * to a generated file in `fromFolder` (absolute). Wrangler and Netlify bundle the generated
  * entry, and resolve `hono` from the package's own node_modules.
  */
 export function packageModule(fromFolder: string, compiled: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
-  const rel = relative(fromFolder, join(dir, compiled)).split(sep).join("/");
+  const rel = relative(fromFolder, join(packageRoot(), compiled)).split(sep).join("/");
   return rel.startsWith(".") ? rel : `./${rel}`;
 }

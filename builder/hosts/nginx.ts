@@ -11,11 +11,10 @@
 // a data file inside it (`_index.json`, `_catalog.json`).
 
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { linkHeader } from "../urls.js";
 import { CORS_HEADERS } from "../wire.js";
-import { HOSTS_FOLDER, type HostContext, type HostResult, type HostRules, hostResult, regexLiteral, TextSink, TYPE_BY_EXTENSION } from "./common.js";
+import { HOSTS_FOLDER, type HostContext, type HostResult, type HostRules, hostResult, packageRoot, regexLiteral, TextSink, TYPE_BY_EXTENSION } from "./common.js";
 import { hostErrorBodies, hostErrors } from "./host-errors.js";
 
 export const NGINX_FOLDER = `${HOSTS_FOLDER}/nginx`;
@@ -23,7 +22,7 @@ export const NGINX_FOLDER = `${HOSTS_FOLDER}/nginx`;
 const ERROR_LOCATION = "/.dts-errors/";
 const ERROR_FOLDER = "errors";
 /** The njs script, as `npm run compile` bundles it. */
-const NJS_BUNDLE = join(dirname(fileURLToPath(import.meta.url)), "../../server/adapters/nginx-njs.bundle.js");
+const NJS_BUNDLE = join(packageRoot(), "out/server/adapters/nginx-njs.bundle.js");
 const NJS_FILE = "dts.js";
 
 /** A double-quoted nginx string, or null when nginx cannot hold it literally (`$` would be a variable). */
@@ -178,6 +177,6 @@ ${
 }}
 `,
     );
-    return hostResult(this.ctx, "nginx", files.map((f) => `${NGINX_FOLDER}/${f}`), 0, [], []);
+    return hostResult(this.ctx, "nginx", files.map((f) => `${NGINX_FOLDER}/${f}`), 0, null, []);
   }
 }

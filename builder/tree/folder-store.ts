@@ -24,11 +24,11 @@ import {
 } from "./packed-folder.js";
 import { bodyTag } from "./tags.js";
 
-/** The packing of each layout: packs up to 512 KiB, bodies from 128 KiB alone; 256 entries a block. */
+/** The packing of each layout: packs up to 512 KiB, bodies from 32 KiB alone (they may get precompressed siblings); 256 entries a block. */
 export function packOptions(layout: TreeLayout = "packed"): PackOptions {
   return {
     packBytes: layout === "files" ? 0 : 512 * 1024,
-    aloneBytes: 128 * 1024,
+    aloneBytes: 32 * 1024,
     blockEntries: 256,
     etag: bodyTag,
   };

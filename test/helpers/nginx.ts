@@ -2,7 +2,7 @@
 // wrote, and a `dts serve` as its upstream.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort, rawRequest } from "./hosts-conformance.js";
 
@@ -18,7 +18,14 @@ function nginxBinary(): string | null {
   return null;
 }
 
-export const NGINX = nginxBinary();
+/** nginx's JavaScript module (Debian: libnginx-mod-http-js), which the generated rules need. */
+export const NJS_MODULE = "/usr/lib/nginx/modules/ngx_http_js_module.so";
+
+export const NGINX = existsSync(NJS_MODULE) ? nginxBinary() : null;
+if (nginxBinary() && !NGINX)
+  console.warn(
+    `nginx's JavaScript module is not installed (apt-get install libnginx-mod-http-js; ${NJS_MODULE}): skipping the nginx tests`,
+  );
 
 export interface RunningNginx {
   url: string;
@@ -74,7 +81,8 @@ export async function startNginx(
     }`;
   writeFileSync(
     join(work, "nginx.conf"),
-    `daemon off;
+    `load_module ${NJS_MODULE};
+daemon off;
 worker_processes 1;
 pid ${join(work, "nginx.pid")};
 error_log ${join(work, "error.log")} warn;

@@ -1,7 +1,7 @@
 // Builds a corpus into a temporary tree and serves it over real HTTP, for integration tests.
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,4 +120,17 @@ export function storedText(root: string, path: string): string | null {
   const entry = readEntry(root, folder, path.slice(slash + 1));
   const body = entry && readBody(root, folder, entry);
   return body ? body.toString("utf8") : null;
+}
+
+/**
+ * Copies the embedded corpus into `dir`, with the Georgics made larger than the size from which
+ * a body lies alone in its file (a 40 kB comment in its header; no passage changes), so that its
+ * whole document gets precompressed siblings in a packed tree.
+ */
+export function copyEmbeddedWithLargeGeorgics(dir: string): string {
+  cpSync(EMBEDDED, dir, { recursive: true });
+  const file = join(dir, "latin/virgil-georgics.xml");
+  const padding = `<!-- ${"Vergilius, Georgica: a long comment, so the document is large. ".repeat(640)} -->`;
+  writeFileSync(file, readFileSync(file, "utf8").replace("<teiHeader>", `<teiHeader>${padding}`));
+  return dir;
 }
