@@ -7,14 +7,14 @@ import { build } from "../builder/build/build.js";
 import { checkCorpus } from "../builder/build/check.js";
 import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
-import { DEFAULT_UPSTREAM, HOSTS, type HostReport, parseHosts } from "../builder/hosts/host-files.js";
+import { DEFAULT_UPSTREAM, HOSTS, parseHosts } from "../builder/hosts/host-files.js";
 import { makeSite, type Site } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
-import { integer, treeOptions } from "./options.js";
+import { chooseLayout, integer, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
-import { printCheck, printReport, warningLines, where } from "./report.js";
+import { printCheck, printHosts, printReport, warningLines, where } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";
 
 /** Prints the error (a corpus error with its file as the user named the corpus) and exits 1. */
@@ -70,7 +70,8 @@ treeOptions(program.command("build").description("build every GET response of a 
       if (opts.host.length)
         console.error("dts build: --host is deprecated here, use --target (the same values); --host stays the listen address of dts serve");
       const targets: string[] = [...opts.target, ...opts.host];
-      const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext });
+      const layout = chooseLayout(opts.layout, targets, opts.out);
+      const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext, layout });
       const bar = opts.json ? null : progressBar(process.stderr, "documents");
       const report = await build({
         corpus: opts.corpus,
@@ -183,16 +184,6 @@ program
   });
 
 /** One line per host written, and the precompression. */
-function printHosts(hosts: HostReport | undefined): void {
-  for (const h of hosts?.hosts ?? []) {
-    console.log(
-      `  host ${h.host.padEnd(10)} ${count(h.rules, "rule")}, ${h.files.slice(0, 3).join(", ")}${h.files.length > 3 ? ", ..." : ""}`,
-    );
-  }
-  const c = hosts?.compressed;
-  if (c) console.log(`  compressed ${count(c.files, "response")} (.gz, .br)`);
-}
-
 function readSiteOr(dist: string, fallback: Site): Site {
   try {
     return readSite(dist);

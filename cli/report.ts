@@ -7,6 +7,7 @@ import type { CheckReport } from "../builder/build/check.js";
 import type { Warning } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { formatLocation, type SourceLocation } from "../builder/error.js";
+import type { HostReport } from "../builder/hosts/host-files.js";
 
 /** Examples shown of each kind of warning. */
 const EXAMPLES = 3;
@@ -124,4 +125,31 @@ function rebuiltLine(report: BuildReport): string {
   const written = Object.entries(report.reasons).filter(([reason]) => reason !== "source unchanged");
   const total = written.reduce((n, [, c]) => n + (c ?? 0), 0);
   return total ? `${total} (${written.map(([reason, c]) => `${c} ${reason}`).join(", ")})` : "none";
+}
+
+const n = (x: number): string => x.toLocaleString("en");
+
+/** A size in bytes as people read it (kB and MB of 1,000). */
+export function bytes(x: number): string {
+  return x >= 1e6 ? `${(x / 1e6).toFixed(1)} MB` : x >= 1e3 ? `${(x / 1e3).toFixed(1)} kB` : `${x} B`;
+}
+
+/**
+ * Per host: what it is handed (files, the largest, the fullest folder), its rules, and each
+ * documented limit with the figure checked against it, so a deploy that would fail shows here.
+ */
+export function printHosts(hosts: HostReport | undefined): void {
+  for (const h of hosts?.hosts ?? []) {
+    const parts = [`rules ${bytes(h.bytes)}${h.rules ? ` (${count(h.rules, "rule")})` : ", none per response"}`];
+    if (h.deploy.files) {
+      parts.push(
+        `${n(h.deploy.files)} files, largest ${bytes(h.deploy.largest.bytes)}, fullest folder ${n(h.deploy.fullest.files)} entries`,
+      );
+    }
+    for (const c of h.limits)
+      parts.push(`${c.limit.short} ${n(c.value)} of ${n(c.limit.limit)}${c.value > c.limit.limit ? " (OVER)" : ""}`);
+    console.log(`  host ${h.host.padEnd(10)} ${parts.join("; ")}`);
+  }
+  const c = hosts?.compressed;
+  if (c) console.log(`  compressed ${count(c.files, "response")} (.gz, .br)`);
 }

@@ -155,9 +155,9 @@ describe("dts build: reports and paths", () => {
     expect(target.status, target.stderr).toBe(0);
     expect(existsSync(join(work, "target-out/_hosts/nginx/dts-http.conf"))).toBe(true);
     expect(target.stderr).not.toMatch(/deprecated/);
-    const old = dts(["build", "--corpus", EMBEDDED, "--out", join(work, "host-out"), "--host", "apache"]);
+    const old = dts(["build", "--corpus", EMBEDDED, "--out", join(work, "host-out"), "--host", "netlify"]);
     expect(old.status, old.stderr).toBe(0);
-    expect(existsSync(join(work, "host-out/.htaccess"))).toBe(true);
+    expect(existsSync(join(work, "host-out/_hosts/netlify/netlify.toml"))).toBe(true);
     expect(old.stderr).toMatch(/--host is deprecated here, use --target/);
   });
 });

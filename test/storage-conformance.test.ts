@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
+import { readFolder } from "../builder/tree/folder-store.js";
 import { documentFolder } from "../builder/tree/layout.js";
 import { diskStorage } from "../server/adapters/disk-storage.js";
 import { fetchStorage } from "../server/adapters/fetch-storage.js";
@@ -23,6 +24,8 @@ let work: string;
 let dist: string;
 let http: Server;
 let origin: string;
+/** Requests the plain file server answered, by path. */
+const served = new Map<string, number>();
 const storages: [string, () => TreeStorage][] = [];
 
 beforeAll(async () => {
@@ -37,6 +40,7 @@ beforeAll(async () => {
   // A plain file server over the tree, standing for a Worker's assets or a site's CDN.
   http = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.slice(1));
+    served.set(path, (served.get(path) ?? 0) + 1);
     const full = join(dist, path);
     if (relative(dist, full).startsWith("..")) return void res.writeHead(404).end();
     let body: Buffer;
@@ -112,5 +116,22 @@ describe.each(["disk", "fetch", "memory"])("the %s storage", (name) => {
     expect(await s.readEncoded("_site.json", "gzip")).toBeNull();
     expect(await s.readEncoded("_catalog.json", "br")).toBeNull();
     expect(await s.readEncoded("../_catalog.json", "gzip")).toBeNull();
+  });
+});
+
+describe("the fetch storage on a host that ignores Range (Workers static assets do)", () => {
+  it("reads a pack once, and cuts its other bodies from the copy it keeps", async () => {
+    const folder = documentFolder(CATULLUS);
+    const entries = readFolder(dist, folder)!.entries;
+    const pack = entries["r.2.xml"].file;
+    const inPack = Object.values(entries).filter((e) => e.file === pack);
+    expect(inPack.length).toBeGreaterThan(3);
+    const storage = fetchStorage((path, headers) => fetch(`${origin}/${path}`, { headers }));
+    const bytes = readFileSync(join(dist, folder, pack));
+    for (const e of inPack) {
+      const part = await readRange(storage, `${folder}/${pack}`, e.offset, e.length);
+      expect(part && Buffer.from(part).equals(bytes.subarray(e.offset, e.offset + e.length))).toBe(true);
+    }
+    expect(served.get(`${folder}/${pack}`)).toBe(1);
   });
 });

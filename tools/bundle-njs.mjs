@@ -4,7 +4,7 @@
 // TypeScript, then TypeScript's own compiler lowers the bundle to ES5 syntax. Run by
 // `npm run compile`, after tsc.
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -12,6 +12,21 @@ import ts from "typescript";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "out/server/adapters/nginx-njs.bundle.js");
+
+/** The newest modification time of the TypeScript sources the bundle may include. */
+function newestSource() {
+  let newest = statSync(join(root, "tools/bundle-njs.mjs")).mtimeMs;
+  for (const folder of ["builder", "server"]) {
+    for (const name of readdirSync(join(root, folder), { recursive: true })) {
+      if (name.endsWith(".ts")) newest = Math.max(newest, statSync(join(root, folder, name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+// As `tsc -b` for `npm start`: nothing to do when the bundle is newer than every source.
+const existing = statSync(out, { throwIfNoEntry: false });
+if (existing && existing.mtimeMs > newestSource()) process.exit(0);
 
 const bundled = await build({
   entryPoints: [join(root, "server/adapters/nginx-njs.ts")],

@@ -96,10 +96,19 @@ export { default } from ${JSON.stringify(packageModule(join(this.ctx.out, CLOUDF
       assets.files <= LIMITS.cloudflareFilesPaid.limit
         ? checkLimit(file, "cloudflare", assets.files, LIMITS.cloudflareFilesFree, "files in the tree")
         : null,
-      checkLimit(join(this.ctx.out, assets.largest.path), "cloudflare", assets.largest.bytes, LIMITS.cloudflareFileSize, assets.largest.path),
+      checkLimit(
+        join(this.ctx.out, assets.largest.path),
+        "cloudflare",
+        assets.largest.bytes,
+        LIMITS.cloudflareFileSize,
+        assets.largest.path,
+      ),
     ].filter((w): w is Warning => w !== null);
     if (warnings.length && this.ctx.site.layout === "files") {
-      warnings.push({ file, message: "cloudflare: the tree has one file per response (--layout files); the packed layout (the default) has a few per document" });
+      warnings.push({
+        file,
+        message: "cloudflare: the tree has one file per response (--layout files); the packed layout (the default) has a few per document",
+      });
     }
     return hostResult(
       this.ctx,

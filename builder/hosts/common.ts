@@ -75,7 +75,15 @@ export function hostResult(
   warnings: Warning[] = [],
 ): HostResult {
   const bytes = files.reduce((n, f) => n + (statSync(join(ctx.root, f), { throwIfNoEntry: false })?.size ?? 0), 0);
-  return { host, files, bytes, rules, deploy: deploy ?? { files: 0, largest: { path: "", bytes: 0 }, fullest: { path: "", files: 0 } }, limits, warnings };
+  return {
+    host,
+    files,
+    bytes,
+    rules,
+    deploy: deploy ?? { files: 0, largest: { path: "", bytes: 0 }, fullest: { path: "", files: 0 } },
+    limits,
+    warnings,
+  };
 }
 
 /** The Content-Type a static host infers from a file's extension, matching the manifests. */

@@ -5,32 +5,39 @@ import type { Warning } from "../catalog.js";
 
 export interface Limit {
   what: string;
+  /** A few words for the build's report. */
+  short: string;
   limit: number;
   source: string;
 }
 
 export const LIMITS = {
   cloudflareFilesFree: {
+    short: "asset files (Workers Free)",
     what: "static asset files per Worker version (Workers Free)",
     limit: 20_000,
     source: "developers.cloudflare.com/workers/platform/limits",
   },
   cloudflareFilesPaid: {
+    short: "asset files (Workers Paid)",
     what: "static asset files per Worker version (Workers Paid)",
     limit: 100_000,
     source: "developers.cloudflare.com/workers/platform/limits",
   },
   cloudflareFileSize: {
+    short: "bytes of the largest asset",
     what: "bytes per static asset file",
     limit: 25 * 1024 * 1024,
     source: "developers.cloudflare.com/workers/platform/limits",
   },
   netlifyRedirects: {
+    short: "_redirects rules",
     what: "rules in _redirects before Netlify advises Edge Functions instead (large files can fail the deploy)",
     limit: 10_000,
     source: "docs.netlify.com/manage/routing/redirects/overview",
   },
   netlifyFilesPerFolder: {
+    short: "entries of the fullest folder",
     what: "files in one folder of the publish directory (the deploy fails above it)",
     limit: 54_000,
     source: "docs.netlify.com/site-deploys/overview",

@@ -6,7 +6,16 @@
 
 import { join } from "node:path";
 import type { Warning } from "../catalog.js";
-import { HOSTS_FOLDER, type HostContext, type HostResult, type HostRules, hostResult, packageModule, TextSink, type TreeFacts } from "./common.js";
+import {
+  HOSTS_FOLDER,
+  type HostContext,
+  type HostResult,
+  type HostRules,
+  hostResult,
+  packageModule,
+  TextSink,
+  type TreeFacts,
+} from "./common.js";
 import { checkLimit, LIMITS } from "./limits.js";
 
 export const NETLIFY_FOLDER = `${HOSTS_FOLDER}/netlify`;
@@ -39,7 +48,13 @@ export const config = {
     const site = facts(() => true);
     const file = join(this.ctx.out, NETLIFY_FOLDER, "netlify.toml");
     const warnings = [
-      checkLimit(join(this.ctx.out, site.fullest.path), "netlify", site.fullest.files, LIMITS.netlifyFilesPerFolder, site.fullest.path || "the tree's root"),
+      checkLimit(
+        join(this.ctx.out, site.fullest.path),
+        "netlify",
+        site.fullest.files,
+        LIMITS.netlifyFilesPerFolder,
+        site.fullest.path || "the tree's root",
+      ),
     ].filter((w): w is Warning => w !== null);
     if (!base) {
       warnings.push({

@@ -14,7 +14,17 @@ import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { linkHeader } from "../urls.js";
 import { CORS_HEADERS } from "../wire.js";
-import { HOSTS_FOLDER, type HostContext, type HostResult, type HostRules, hostResult, packageRoot, regexLiteral, TextSink, TYPE_BY_EXTENSION } from "./common.js";
+import {
+  HOSTS_FOLDER,
+  type HostContext,
+  type HostResult,
+  type HostRules,
+  hostResult,
+  packageRoot,
+  regexLiteral,
+  TextSink,
+  TYPE_BY_EXTENSION,
+} from "./common.js";
 import { hostErrorBodies, hostErrors } from "./host-errors.js";
 
 export const NGINX_FOLDER = `${HOSTS_FOLDER}/nginx`;
@@ -68,7 +78,8 @@ export class NginxRules implements HostRules {
       files.push(name);
     };
     const tree = nginxString(this.ctx.out);
-    if (tree === null) throw new Error(`nginx: the tree's path ${this.ctx.out} cannot be written in an nginx config (it holds $ or a control character)`);
+    if (tree === null)
+      throw new Error(`nginx: the tree's path ${this.ctx.out} cannot be written in an nginx config (it holds $ or a control character)`);
     if (!existsSync(NJS_BUNDLE)) throw new Error(`nginx: ${NJS_BUNDLE} is missing: run \`npm run compile\``);
     mkdirSync(this.folder, { recursive: true });
     copyFileSync(NJS_BUNDLE, join(this.folder, NJS_FILE));
@@ -177,6 +188,13 @@ ${
 }}
 `,
     );
-    return hostResult(this.ctx, "nginx", files.map((f) => `${NGINX_FOLDER}/${f}`), 0, null, []);
+    return hostResult(
+      this.ctx,
+      "nginx",
+      files.map((f) => `${NGINX_FOLDER}/${f}`),
+      0,
+      null,
+      [],
+    );
   }
 }

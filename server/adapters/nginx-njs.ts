@@ -9,9 +9,9 @@
 // beside the rules. The location sets `$dts_tree` to the tree's folder.
 
 import type { Site } from "../../builder/site.js";
+import { SITE_FILE } from "../../builder/tree/layout.js";
 import { lookupStored } from "../../builder/tree/lookup.js";
 import type { PackedEntry } from "../../builder/tree/packed-folder.js";
-import { SITE_FILE } from "../../builder/tree/layout.js";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../../builder/wire.js";
 import { acceptedEncodings, type Encoding, SIBLING_SUFFIX } from "../precompressed.js";
 
