@@ -31,6 +31,7 @@ import {
   locate,
   type PackedEntries,
   type PackedEntry,
+  parseBlock,
   parseManifest,
 } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
@@ -240,7 +241,11 @@ export class TreeReader {
       m = this.options.storage.read(path).then((f) => {
         if (!f) return null;
         const text = new TextDecoder().decode(f.body);
-        if (block) return { block: JSON.parse(text) as PackedEntries };
+        if (block) {
+          const entries = parseBlock(text);
+          if (!entries) throw new Error(`${path} is not a manifest block this version reads: rebuild the tree with \`dts build\``);
+          return { block: entries };
+        }
         const manifest = parseManifest(text);
         if (!manifest) throw new Error(`${path} is not a manifest this version reads: rebuild the tree with \`dts build\``);
         return { manifest };

@@ -6,7 +6,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { build as esbuild } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { isAsset } from "../builder/hosts/cloudflare.js";
@@ -14,13 +13,12 @@ import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { EMBEDDED, treeFiles } from "./helpers/tree.js";
-
-type MiniflareT = import("miniflare").Miniflare;
+import { type RunningWorker, startWorker, wranglerConfig } from "./helpers/workerd.js";
 
 let work: string;
 let dist: string;
 let reference: RunningServer;
-let mf: MiniflareT | null = null;
+let worker: RunningWorker | null = null;
 let workerUrl = "";
 let skipped = "";
 
@@ -30,25 +28,6 @@ beforeAll(async () => {
   const site = makeSite();
   await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: ["cloudflare"] } });
   reference = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
-  let Miniflare: typeof import("miniflare").Miniflare;
-  try {
-    ({ Miniflare } = await import("miniflare"));
-  } catch (e) {
-    skipped = `miniflare is not installed (${(e as Error).message})`;
-    return;
-  }
-  const config = JSON.parse(stripComments(readFileSync(join(dist, "_hosts/cloudflare/wrangler.jsonc"), "utf8")));
-  // What `wrangler deploy` does with `main`: bundle it for workerd.
-  const bundle = await esbuild({
-    entryPoints: [join(dist, "_hosts/cloudflare", config.main)],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    write: false,
-    logLevel: "silent",
-  });
   // What wrangler uploads: the tree less what .assetsignore names, as the build counted it.
   const assets = join(work, "assets");
   for (const [path, data] of treeFiles(dist)) {
@@ -56,30 +35,19 @@ beforeAll(async () => {
     mkdirSync(dirname(join(assets, path)), { recursive: true });
     writeFileSync(join(assets, path), data);
   }
-  mf = new Miniflare({
-    modules: true,
-    script: bundle.outputFiles[0].text,
-    compatibilityDate: config.compatibility_date,
-    host: "127.0.0.1",
-    port: 0,
-    assets: {
-      directory: assets,
-      binding: config.assets.binding,
-      routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: config.assets.run_worker_first },
-    },
-  });
-  workerUrl = (await mf.ready).origin;
+  const started = await startWorker(dist, assets);
+  if (typeof started === "string") skipped = started;
+  else {
+    worker = started;
+    workerUrl = started.url;
+  }
 });
 
 afterAll(async () => {
-  await mf?.dispose();
+  await worker?.dispose();
   await reference?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-function stripComments(text: string): string {
-  return text.replace(/^\s*\/\/.*$/gm, "");
-}
 
 describe("the Cloudflare Worker in workerd", () => {
   it("answers every request of the suite as dts serve does", async (ctx) => {
@@ -112,7 +80,7 @@ describe("the Cloudflare Worker in workerd", () => {
 
 describe("the generated Cloudflare files", () => {
   it("configure a Worker with the tree as run-worker-first assets, and keep host files out of them", () => {
-    const config = JSON.parse(stripComments(readFileSync(join(dist, "_hosts/cloudflare/wrangler.jsonc"), "utf8")));
+    const config = wranglerConfig(dist);
     expect(config.name).toMatch(/^[a-z0-9-]{1,63}$/);
     expect(config.main).toBe("worker.mjs");
     expect(config.compatibility_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);

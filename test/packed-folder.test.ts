@@ -7,12 +7,16 @@ import { describe, expect, it } from "vitest";
 import {
   entryIn,
   type FolderManifest,
+  findEntry,
   isPackingFile,
   locate,
+  manifestHead,
+  manifestText,
   type PackedEntries,
   type PackedFolder,
   type PackOptions,
   packFolder,
+  parseBlock,
   parseManifest,
   type StoredBody,
 } from "../builder/tree/packed-folder.js";
@@ -40,11 +44,10 @@ function responses(count: number, big = 0): StoredBody[] {
 /** Reads a response back as a reader would: manifest, maybe a block, then its bytes. */
 function readBack(folder: PackedFolder, name: string): { body: string; entry: PackedEntries[string] } | null {
   const files = new Map(folder.files);
-  const manifest = parseManifest(JSON.stringify(folder.manifest))!;
+  const manifest = parseManifest(manifestText(folder.manifest))!;
   const where = locate(manifest, name);
   if (!where) return null;
-  const entry =
-    "entry" in where ? where.entry : entryIn(JSON.parse(new TextDecoder().decode(files.get(where.block)!)) as PackedEntries, name);
+  const entry = "entry" in where ? where.entry : entryIn(parseBlock(new TextDecoder().decode(files.get(where.block)!))!, name);
   if (!entry) return null;
   const bytes = files.get(entry.file)!;
   return { body: new TextDecoder().decode(bytes.subarray(entry.offset, entry.offset + entry.length)), entry };
@@ -156,7 +159,24 @@ describe("a packed folder", () => {
   it("a manifest of another version, or not JSON, is not read as one", () => {
     expect(parseManifest('{"_.xml":{"status":200,"type":"x","link":""}}')).toBeNull();
     expect(parseManifest("not json")).toBeNull();
-    expect(parseManifest(JSON.stringify({ v: 2, gen: "g", entries: {}, blocks: [] } satisfies FolderManifest))).toBeNull();
-    expect(parseManifest(JSON.stringify({ v: 2, gen: "g", entries: {} }))).not.toBeNull();
+    // A v2 manifest (one JSON object, as the previous version of this format wrote it).
+    expect(parseManifest(JSON.stringify({ v: 2, gen: "g", entries: {} }))).toBeNull();
+    expect(parseManifest(manifestText({ v: 3, gen: "g", entries: {} } satisfies FolderManifest))).toEqual({ v: 3, gen: "g", entries: {} });
+    expect(parseManifest('{"v":3,"gen":"g"}\n["a",broken\n')).toBeNull();
+  });
+
+  it("finds one entry in a manifest's or a block's text without reading the others, and no other name", () => {
+    const folder = packFolder(responses(57), options({ blockEntries: 100 }));
+    const text = manifestText(folder.manifest);
+    for (const [name, entry] of Object.entries(folder.entries)) expect(findEntry(text, name), name).toEqual(entry);
+    // Names that are prefixes, extensions or neighbours of stored ones, and names JSON would escape.
+    for (const name of ["r.1.0.xm", "r.1.0.xml.", "r.1", "", "_", '"', 'r.1.0.xml","x', "__proto__"])
+      expect(findEntry(text, name), name).toBeNull();
+    const blocked = packFolder(responses(57), options());
+    const block = new TextDecoder().decode(blocked.files.find(([n]) => n.startsWith("_m."))![1]);
+    const first = Object.keys(parseBlock(block)!)[0];
+    expect(findEntry(block, first)).toEqual(blocked.entries[first]);
+    expect(manifestHead(manifestText(blocked.manifest))!.blocks).toHaveLength(8);
+    expect(manifestHead(text)!.blocks).toBeUndefined();
   });
 });

@@ -15,10 +15,12 @@ import {
   filesOf,
   isPackingFile,
   type KeptEntry,
+  manifestText,
   type PackedEntries,
   type PackedEntry,
   type PackOptions,
   packFolder,
+  parseBlock,
   parseManifest,
   type StoredBody,
 } from "./packed-folder.js";
@@ -48,12 +50,8 @@ export function readFolder(root: string, folder: string): FolderContents | null 
   if (!manifest) return null;
   const entries: PackedEntries = { ...(manifest.entries ?? {}) };
   for (const block of manifest.blocks ?? []) {
-    let part: PackedEntries;
-    try {
-      part = JSON.parse(readTextOr(join(root, folder, block.file), "")) as PackedEntries;
-    } catch {
-      return null;
-    }
+    const part = parseBlock(readTextOr(join(root, folder, block.file), ""));
+    if (!part) return null;
     Object.assign(entries, part);
   }
   return { manifest, entries };
@@ -117,7 +115,7 @@ export function writeFolder(
       write.sink.write(root, inFolder(folder, name), data, false);
       bytes += data.length;
     }
-    const manifest = JSON.stringify(packed.manifest);
+    const manifest = manifestText(packed.manifest);
     write.sink.write(root, inFolder(folder, MANIFEST), manifest, false);
     return { files: packed.files.length + 1, bytes: bytes + Buffer.byteLength(manifest) };
   }
@@ -143,7 +141,7 @@ export function writeFolder(
     writeFileSync(join(dir, name), data);
     bytes += data.length;
   }
-  const manifest = JSON.stringify(packed.manifest);
+  const manifest = manifestText(packed.manifest);
   const temp = join(dir, `${MANIFEST}.tmp-${process.pid}-${threadId}`);
   writeFileSync(temp, manifest);
   renameSync(temp, join(dir, MANIFEST));

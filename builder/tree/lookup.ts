@@ -2,12 +2,13 @@
 // without an event loop or caches of their own (nginx's JavaScript module, Apache's RewriteMap
 // program): `readRequest`, `requestToPath`, then the folder's manifest and maybe one block,
 // each read whole through `readText`. `dts serve`, the Worker and the edge function take the
-// same steps with their caches (server/reader.ts). No classes, Map or Array.from: njs 0.7 runs it.
+// same steps with their caches (server/reader.ts). Only the entry's line is parsed (see
+// packed-folder.ts). No classes, Map or Array.from: njs 0.7 runs it.
 
 import { type DtsRequest, readRequest } from "../request.js";
 import type { Site } from "../site.js";
 import { MANIFEST, requestToPath } from "./layout.js";
-import { entryIn, locate, type PackedEntries, type PackedEntry, parseManifest } from "./packed-folder.js";
+import { findEntry, locate, manifestHead, type PackedEntry } from "./packed-folder.js";
 
 export interface StoredLookup {
   request: DtsRequest;
@@ -34,18 +35,14 @@ export function lookupStored(pathname: string, search: string, site: Site, readT
   const name = path.slice(slash + 1);
   const inFolder = (file: string): string => (folder ? `${folder}/${file}` : file);
   const text = readText(inFolder(MANIFEST));
-  const manifest = text === null ? null : parseManifest(text);
-  const where = manifest === null ? null : locate(manifest, name);
-  if (where === null) return null;
-  if ("entry" in where) return { request, folder, entry: where.entry };
-  const block = readText(inFolder(where.block));
-  if (block === null) return null;
-  let entries: PackedEntries;
-  try {
-    entries = JSON.parse(block) as PackedEntries;
-  } catch {
-    return null;
+  const head = text === null ? null : manifestHead(text);
+  if (text === null || head === null) return null;
+  if (!head.blocks) {
+    const entry = findEntry(text, name);
+    return entry === null ? null : { request, folder, entry };
   }
-  const entry = entryIn(entries, name);
+  const where = locate({ v: 3, gen: "", blocks: head.blocks }, name);
+  const block = where && "block" in where ? readText(inFolder(where.block)) : null;
+  const entry = block === null ? null : findEntry(block, name);
   return entry === null ? null : { request, folder, entry };
 }

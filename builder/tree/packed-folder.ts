@@ -5,6 +5,11 @@
 // documents, not the passages. A manifest too large to read per request (the Iliad's has some
 // 16,000 entries) is split into blocks, found by a binary search over their first names.
 //
+// A manifest file is a head line (version, generation, blocks) and, for a small folder, one line
+// per entry (`["r.1.xml",{...}]`, sorted); a block file is a head line and its entries' lines.
+// A reader without caches (nginx's njs) finds one entry with a string search and parses that
+// line only: parsing a whole 200 kB block per request was what made it slow.
+//
 // Packing is a policy, not a second layout: with `packBytes: 0` every body is alone in its
 // file (what a host that can only send whole files needs, Apache), and the manifest says so in
 // the same form. Every reader goes through `locate` and `entryIn`.
@@ -47,14 +52,14 @@ export interface ManifestBlock {
 
 /** A folder's manifest: its entries, or (many entries) the blocks that hold them. */
 export interface FolderManifest {
-  v: 2;
+  v: 3;
   /** A hash of the folder's entries: names the files this version of the folder added. */
   gen: string;
   entries?: PackedEntries;
   blocks?: ManifestBlock[];
 }
 
-export const MANIFEST_VERSION = 2;
+export const MANIFEST_VERSION = 3;
 
 export interface PackOptions {
   /** Largest pack file (a body larger than this is alone in its file); 0: one file per body. */
@@ -168,7 +173,7 @@ export function packFolder(items: (StoredBody | KeptEntry)[], options: PackOptio
     for (const name of names.slice(i, i + options.blockEntries)) block[name] = entries[name];
     const file = blockFileName(gen, blocks.length);
     blocks.push({ from: names[i], file });
-    files.push([file, encoder.encode(JSON.stringify(block))]);
+    files.push([file, encoder.encode(blockText(block))]);
   }
   return { manifest: { v: MANIFEST_VERSION, gen, blocks }, files, entries };
 }
@@ -217,16 +222,84 @@ export function filesOf(manifest: FolderManifest, entries: PackedEntries): Set<s
   return out;
 }
 
-/** Reads a manifest's JSON, or null when it is not one this format knows (an older tree). */
-export function parseManifest(text: string): FolderManifest | null {
-  let value: unknown;
+/** The text of a manifest file: its head line, then its entries' lines (a small folder). */
+export function manifestText(manifest: FolderManifest): string {
+  const head: Omit<FolderManifest, "entries"> = { v: manifest.v, gen: manifest.gen };
+  if (manifest.blocks) head.blocks = manifest.blocks;
+  return `${JSON.stringify(head)}\n${manifest.entries ? entryLines(manifest.entries) : ""}`;
+}
+
+/** The text of a block file: a head line, then its entries' lines. */
+export function blockText(entries: PackedEntries): string {
+  return `${JSON.stringify({ v: MANIFEST_VERSION })}\n${entryLines(entries)}`;
+}
+
+function entryLines(entries: PackedEntries): string {
+  let out = "";
+  for (const name of Object.keys(entries).sort()) out += `${JSON.stringify([name, entries[name]])}\n`;
+  return out;
+}
+
+/** The head line of a manifest or block file, read; null when it is not this format (an older tree). */
+function headOf(text: string): Partial<FolderManifest> | null {
+  const end = text.indexOf("\n");
   try {
-    value = JSON.parse(text);
+    const head = JSON.parse(end < 0 ? text : text.slice(0, end)) as Partial<FolderManifest> | null;
+    return head && typeof head === "object" && head.v === MANIFEST_VERSION ? head : null;
   } catch {
     return null;
   }
-  const m = value as Partial<FolderManifest> | null;
-  if (!m || m.v !== MANIFEST_VERSION || typeof m.gen !== "string") return null;
-  if (!m.entries === !m.blocks) return null;
-  return m as FolderManifest;
+}
+
+/** Every entry line of a manifest or block file. */
+function parseLines(text: string): PackedEntries | null {
+  const entries: PackedEntries = {};
+  const lines = text.split("\n");
+  try {
+    for (let i = 1; i < lines.length; i++) {
+      if (!lines[i]) continue;
+      const pair = JSON.parse(lines[i]) as [string, PackedEntry];
+      entries[pair[0]] = pair[1];
+    }
+  } catch {
+    return null;
+  }
+  return entries;
+}
+
+/** Reads a manifest file whole, or null when it is not one this format knows (an older tree). */
+export function parseManifest(text: string): FolderManifest | null {
+  const head = headOf(text);
+  if (!head || typeof head.gen !== "string") return null;
+  if (head.blocks) return Array.isArray(head.blocks) ? { v: MANIFEST_VERSION, gen: head.gen, blocks: head.blocks } : null;
+  const entries = parseLines(text);
+  return entries && { v: MANIFEST_VERSION, gen: head.gen, entries };
+}
+
+/** Reads a block file whole, or null when it is not one. */
+export function parseBlock(text: string): PackedEntries | null {
+  return headOf(text) ? parseLines(text) : null;
+}
+
+/**
+ * The entry of `name` in a manifest or block file's text, parsing its line only; null when it
+ * holds none. For readers that keep nothing between requests.
+ */
+export function findEntry(text: string, name: string): PackedEntry | null {
+  // Names are `requestToPath`'s (a-z 0-9 . _ -): no character JSON escapes, so the line starts so.
+  const start = text.indexOf(`\n${JSON.stringify([name]).slice(0, -1)},`);
+  if (start < 0) return null;
+  const end = text.indexOf("\n", start + 1);
+  try {
+    const pair = JSON.parse(text.slice(start + 1, end < 0 ? text.length : end)) as [string, PackedEntry];
+    return pair[0] === name ? pair[1] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The head of a manifest file (its blocks, when it has them), without reading its entries. */
+export function manifestHead(text: string): { blocks?: ManifestBlock[] } | null {
+  const head = headOf(text);
+  return head && typeof head.gen === "string" ? { blocks: Array.isArray(head.blocks) ? head.blocks : undefined } : null;
 }
