@@ -1,40 +1,37 @@
-// Apache rules: `.htaccess` files (mod_rewrite on %{QUERY_STRING}, mod_headers, mod_proxy for
-// what the tree does not hold). Serve the tree at the API's base path (`Alias /api/dts
-// /srv/dist`, or the tree copied there) with `AllowOverride All`.
+// Apache rules: a config snippet to `Include` in the VirtualHost that serves the API (server
+// context: RewriteMap cannot be used in .htaccess), a RewriteMap program, and an example
+// VirtualHost. They do not grow with the corpus.
 //
-// Apache cannot decode a query either, so, as for nginx, the rules list each stored request's
-// spellings (queries.ts) and compare them with `=` (exact, case-sensitive): nothing from the
-// request is captured into a path, so nothing can escape the tree. To keep each .htaccess
-// small (Apache reads it on every request), the root file routes by endpoint and id to the
-// id's folder, whose own .htaccess maps the whole query to a file and sets its Link header.
-// Everything else, including direct requests for the tree's files, goes to `dts serve`.
+// For a GET or HEAD, the rules ask the map program once, with the raw request line: it reads the
+// request as `dts serve` does and finds the stored response in its folder's manifest
+// (server/adapters/apache-map.ts, through builder/tree/lookup.ts), and answers with the file to
+// send and its headers, or NULL. Apache can only send whole files, so only a body alone in its
+// file is served from the tree (every body, with `--layout files`); everything else, and every
+// write, goes to the upstream `dts serve`. File paths come only from the map's answers, and
+// the tree's folder is granted only to them, so no request reaches a file outside the tree,
+// nor a data file inside it (`_index.json`, `_catalog.json`, `_manifest.json`).
 
 import { join } from "node:path";
-import type { DtsRequest } from "../request.js";
-import { splitTreePath } from "../tree/layout.js";
-import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../wire.js";
+import { CORS_HEADERS, JSONLD_TYPE, STATIC_CACHE_CONTROL, TEI_TYPE } from "../wire.js";
 import {
+  HOSTS_FOLDER,
   type HostContext,
   type HostResult,
   type HostRules,
+  hostResult,
+  packageModule,
   regexLiteral,
   TextSink,
-  TYPE_BY_EXTENSION,
-  typedByExtension,
 } from "./common.js";
-import { requestTargets, valueSpellings } from "./queries.js";
-import type { StoredEntry } from "./stored.js";
 
+export const APACHE_FOLDER = `${HOSTS_FOLDER}/apache`;
+/** The per-folder rules earlier builds wrote: host-files.ts removes those left in a tree. */
 export const HTACCESS = ".htaccess";
-/** The name the root file rewrites to inside an id's folder; no file has it. */
-const HOP = "_q";
-/** Marks a response served from the tree, for the headers only those get. */
+/** Set on a request answered from the tree: only those get the static headers. */
 const STATIC_ENV = "DTS_STATIC";
-/**
- * A per-directory rewrite is an internal redirect, which renames the variable it set (but a
- * rewrite to the same path, `context.json`, is none): either name marks a stored response.
- */
-const IF_STATIC = `"expr=-n %{reqenv:REDIRECT_${STATIC_ENV}} || -n %{reqenv:${STATIC_ENV}}"`;
+const MAP_FILE = "dts-map.mjs";
+const SNIPPET_FILE = "dts-apache.conf";
+const EXAMPLE_FILE = "apache.conf.example";
 
 /** An Apache config string in double quotes, or null when it cannot be one. */
 export function apacheString(text: string): string | null {
@@ -43,156 +40,147 @@ export function apacheString(text: string): string | null {
 }
 
 /** A mod_headers value: `%` starts a format tag, so a literal one is `%%`. */
-function headerValue(text: string): string | null {
-  return apacheString(text.replace(/%/g, "%%"));
+function headerValue(text: string): string {
+  const quoted = apacheString(text.replace(/%/g, "%%"));
+  if (quoted === null) throw new Error(`apache: a header value holds a control character: ${JSON.stringify(text)}`);
+  return quoted;
 }
 
-const endpointPath = (req: DtsRequest): string =>
-  req.kind === "entry" ? "" : req.kind === "docs" ? "docs" : req.kind === "context" ? "context.json" : req.kind;
-
-interface Folder {
-  rules: string[];
-  files: string[];
+/**
+ * A path the rules can name as it is: in a RewriteMap program line (split on spaces), a rewrite
+ * substitution (`$`, `%`, `{` expand) and a quoted directive. Anything else is refused.
+ */
+function plainPath(path: string, what: string): string {
+  if (!/^\/[A-Za-z0-9._/+@~,:=-]*$/.test(path)) {
+    throw new Error(`apache: ${what} ${path} cannot be written in an Apache config (use a path of letters, digits and . _ / - only)`);
+  }
+  return path;
 }
 
 export class ApacheRules implements HostRules {
-  private readonly folders = new Map<string, Folder>();
-  private readonly root: string[] = [];
-  private readonly routed = new Set<string>();
-  private written: string[] = [];
-  private served = 0;
-  private rules = 0;
-  private largest = { path: "", bytes: 0 };
-
   constructor(private readonly ctx: HostContext) {}
 
-  add(stored: StoredEntry): void {
-    if (stored.entry.status !== 200 || !typedByExtension(stored)) return;
-    const link = headerValue(stored.entry.link);
-    if (link === null) return;
-    const { folder, name } = splitTreePath(stored.path);
-    const req = stored.request;
-    const queries = requestTargets(this.ctx.site, req).map((t) => {
-      const q = t.indexOf("?");
-      return q < 0 ? "" : t.slice(q + 1);
-    });
-    const conds = [...new Set(queries)].filter((q) => !/[\s"\\]/.test(q));
-    if (!conds.length) return;
-    const fileBlock = `<Files "${name}">\n    Header set Link ${link} ${IF_STATIC}\n</Files>\n`;
-    if (folder === "") {
-      // The entry point, the documentation and the context: no query.
-      // Matched on the URL path: the tree's root without a slash reaches the rules as a file path.
-      const url = `${this.ctx.site.basePath}/${endpointPath(req)}`;
-      const pattern = req.kind === "entry" ? `^${regexLiteral(this.ctx.site.basePath)}/?$` : `^${regexLiteral(url)}$`;
-      this.root.push(
-        `RewriteCond %{REQUEST_URI} ${pattern}\nRewriteCond %{QUERY_STRING} ^$\nRewriteRule ^ ${name} [END,E=${STATIC_ENV}:1]\n${fileBlock}`,
-      );
-      this.rules++;
-    } else {
-      let f = this.folders.get(folder);
-      if (!f) this.folders.set(folder, (f = { rules: [], files: [] }));
-      for (const q of conds) {
-        f.rules.push(`RewriteCond %{QUERY_STRING} ${q ? `=${q}` : "^$"}\nRewriteRule ^${HOP}$ ${name} [END,E=${STATIC_ENV}:1]\n`);
-        this.rules++;
-      }
-      f.files.push(fileBlock);
-      this.route(req, folder);
-      this.flushFolders(folder);
-    }
-    this.served++;
-  }
-
-  /** The root rule that sends an endpoint and id to the id's folder. */
-  private route(req: DtsRequest, folder: string): void {
-    const endpoint = endpointPath(req);
-    const key = `${endpoint} ${folder}`;
-    if (this.routed.has(key)) return;
-    this.routed.add(key);
-    const id = "id" in req ? req.id : undefined;
-    if (id === undefined) {
-      // The root collection: a query without id.
-      this.root.push(`RewriteCond %{QUERY_STRING} !(^|&)id(=|&|$)\nRewriteRule ^${endpoint}$ ${folder}/${HOP} [L]\n`);
-      this.rules++;
-      return;
-    }
-    for (const spelled of valueSpellings(id)) {
-      if (/[\s"\\]/.test(spelled)) continue;
-      this.root.push(`RewriteCond %{QUERY_STRING} ^id=${regexLiteral(spelled)}(&|$)\nRewriteRule ^${endpoint}$ ${folder}/${HOP} [L]\n`);
-      this.rules++;
-    }
-  }
-
-  /** Folders are filled one document at a time: write those of earlier documents. */
-  private flushFolders(current: string): void {
-    if (this.folders.size < 16) return;
-    for (const folder of [...this.folders.keys()]) if (folder !== current) this.writeFolder(folder);
-  }
-
-  private proxyRule(): string {
+  /** Everything left under the base path goes to dts serve, with the path and query as the client sent them. */
+  private proxyRule(scope: string): string {
     const upstream = new URL(this.ctx.upstream);
-    // The path as the client sent it (from the request line; the query, raw, follows on its own), to dts serve.
-    return `RewriteCond %{THE_REQUEST} "^\\S+\\s+([^?\\s]*)"\nRewriteRule ^ ${upstream.protocol}//${upstream.host}%1 [P,NE,END]\n`;
+    // The raw path from the request line (an absolute-form target's scheme and host dropped); NE
+    // keeps its escapes as they are, and mod_rewrite appends the raw query itself.
+    return `RewriteCond %{THE_REQUEST} "^\\S+\\s+(?:[a-zA-Z][a-zA-Z0-9+.-]*://[^/?\\s]*)?(/[^?\\s]*)"
+RewriteRule ${scope} ${upstream.protocol}//${upstream.host}%1 [P,NE,END]
+`;
   }
 
-  private writeFolder(folder: string): void {
-    const f = this.folders.get(folder)!;
-    this.folders.delete(folder);
-    const path = `${folder}/${HTACCESS}`;
-    const sink = new TextSink(join(this.ctx.root, path));
-    sink.write(`# Generated by \`dts build --target apache\`.
+  /** The snippet to include in the VirtualHost. */
+  private snippet(tree: string, program: string): string {
+    const base = this.ctx.site.basePath;
+    const upstream = new URL(this.ctx.upstream);
+    const worker = `${upstream.protocol}//${upstream.host}/`;
+    // The API's paths (Apache's decoded, normalised path): the base path, alone or followed by `/`.
+    const scope = `^${regexLiteral(base)}(/|$)`;
+    const serve = (word: string, type: string): string => `RewriteCond %{ENV:DTS_TYPE} =${word}
+RewriteCond ${tree}/%{ENV:DTS_FILE} -f
+RewriteRule ${scope} ${tree}/%{ENV:DTS_FILE} [T=${type},E=${STATIC_ENV}:1,END]
+`;
+    const staticHeaders = [
+      `Header set ETag "%{DTS_ETAG}e" env=${STATIC_ENV}`,
+      `Header set Link "%{DTS_LINK}e" env=${STATIC_ENV}`,
+      `Header set Cache-Control ${headerValue(STATIC_CACHE_CONTROL)} env=${STATIC_ENV}`,
+      ...Object.entries(CORS_HEADERS).map(([k, v]) => `Header set ${k} ${headerValue(v)} env=${STATIC_ENV}`),
+    ];
+    return `# Generated by \`dts build --target apache\`: include in the <VirtualHost> that serves the API
+# at ${base || "/"}. Needs mod_rewrite, mod_headers, mod_proxy, mod_proxy_http and Node.
+# Requests the tree does not hold, and writes, go to dts serve at ${this.ctx.upstream}:
+# run \`dts serve --dist ${this.ctx.out} --port ${upstream.port || 80}\`.
+
+# The map program: the reader's own lookup, one answer per request line. Apache starts it as
+# the user it was started as (root, usually) unless told: it runs as DTS_MAP_USER, which
+# defaults to Debian's www-data (\`Define DTS_MAP_USER user:group\` before the Include to change it).
+<IfDefine !DTS_MAP_USER>
+    Define DTS_MAP_USER www-data:www-data
+</IfDefine>
+RewriteMap dts "prg:${process.execPath} ${program} ${tree}" \${DTS_MAP_USER}
 RewriteEngine On
-RewriteBase ${this.ctx.site.basePath}/${folder}/
-# Only the root .htaccess sends requests here; a direct request for a file goes to dts serve.
-RewriteCond %{ENV:REDIRECT_STATUS} ^$ [OR]
-RewriteCond %{REQUEST_URI} !/${HOP}$
-RewriteRule ^ - [E=DTS_DIRECT:1]
-RewriteCond %{ENV:DTS_DIRECT} =1
-${this.proxyRule()}
-${f.rules.join("")}
-# Not a stored response: dts serve answers it.
-${this.proxyRule()}
-${f.files.join("")}`);
-    sink.close();
-    this.written.push(path);
-    if (sink.bytes > this.largest.bytes) this.largest = { path, bytes: sink.bytes };
+
+# GET and HEAD: ask the map once. Its answer is "<xml|json> <file> <etag> <link>", or NULL.
+RewriteCond %{REQUEST_METHOD} ^(GET|HEAD)$
+RewriteCond \${dts:%{THE_REQUEST}} "^(xml|json) (\\S+) (\\S+) (.+)$"
+RewriteRule ${scope} - [E=DTS_TYPE:%1,E=DTS_FILE:%2,E=DTS_ETAG:%3,E=DTS_LINK:%4]
+# The file it names, with the type of its manifest entry (unless a rebuild removed it since).
+${serve("xml", TEI_TYPE)}${serve("json", JSONLD_TYPE)}
+# Everything else under ${base || "/"} (writes, preflights, what the tree does not hold, direct
+# requests for the tree's files): dts serve, which answers them in the API's format.
+${this.proxyRule(scope)}# A request line the rule above cannot read (never expected): refused, never a file.
+RewriteRule ${scope} - [F]
+
+# The answers from the tree: the headers dts serve sends with them. The ETag is the manifest's,
+# the one dts serve sends: it replaces Apache's own (FileETag None would drop this one too).
+${staticHeaders.join("\n")}
+
+# The tree's files are reached only as the map's answers: nothing is listed, no direct request is served.
+<Directory "${tree}">
+    Require env ${STATIC_ENV}
+    Options None
+    AllowOverride None
+</Directory>
+
+# dts serve as a worker of its own (its connections reused), tried again at once after a restart.
+<Proxy "${worker}">
+    ProxySet retry=0
+</Proxy>
+`;
+  }
+
+  private example(snippet: string): string {
+    const base = this.ctx.site.basePath;
+    return `# An example site: copy to /etc/apache2/sites-available/dts.conf, adjust the port and
+# ServerName, enable the modules (a2enmod rewrite headers proxy proxy_http), run \`dts serve\`
+# for the dynamic requests, then \`a2ensite dts && apachectl configtest && apachectl graceful\`.
+<VirtualHost *:80>
+    ServerName localhost
+    Include "${snippet}"
+${
+  base === ""
+    ? ""
+    : `    # Nothing but the API on this site: dts serve answers any other path (the API's 404).
+    ${this.proxyRule("^").trimEnd().replace(/\n/g, "\n    ")}
+`
+}</VirtualHost>
+`;
   }
 
   finish(): HostResult {
-    for (const folder of [...this.folders.keys()]) this.writeFolder(folder);
-    const sink = new TextSink(join(this.ctx.root, HTACCESS));
-    sink.write(`# Generated by \`dts build --target apache\`: the tree's root, served at ${this.ctx.site.basePath || "/"}.
-# Needs mod_rewrite, mod_headers, mod_mime, mod_proxy and mod_proxy_http, and AllowOverride All.
-# Requests the tree does not hold go to dts serve at ${this.ctx.upstream}.
-Options -Indexes -MultiViews
-DirectorySlash Off
-DirectoryIndex disabled
-${Object.entries(TYPE_BY_EXTENSION)
-  .map(([ext, type]) => `AddType ${type} .${ext}`)
-  .join("\n")}
-${Object.entries(CORS_HEADERS)
-  .map(([k, v]) => `Header set ${k} ${headerValue(v)}`)
-  .join("\n")}
-Header set Cache-Control ${headerValue(STATIC_CACHE_CONTROL)} ${IF_STATIC}
+    const folder = join(this.ctx.out, APACHE_FOLDER);
+    const tree = plainPath(this.ctx.out, "the tree's path");
+    const program = plainPath(join(folder, MAP_FILE), "the map program's path");
+    plainPath(process.execPath, "node's path");
+    const files: string[] = [];
+    const write = (name: string, text: string): void => {
+      const sink = new TextSink(join(this.ctx.root, APACHE_FOLDER, name));
+      sink.write(text);
+      sink.close();
+      files.push(`${APACHE_FOLDER}/${name}`);
+    };
+    write(
+      MAP_FILE,
+      `// Generated by \`dts build --target apache\`: Apache's RewriteMap program for the tree named
+// by its first argument (see ${SNIPPET_FILE}).
+import { runApacheMap } from ${JSON.stringify(packageModule(folder, "out/server/adapters/apache-map.js"))};
 
-RewriteEngine On
-# The endpoints are folders of the tree too (collection/, document/): rewrite them without a slash.
-RewriteOptions AllowNoSlash
-RewriteBase ${this.ctx.site.basePath}/
-# Writes, preflights and HEAD-less methods: dts serve.
-RewriteCond %{REQUEST_METHOD} !^(GET|HEAD)$
-${this.proxyRule()}
-${this.root.join("")}
-# Anything else: dts serve.
-${this.proxyRule()}`);
-    sink.close();
-    this.written.push(HTACCESS);
-    const warnings = [];
-    if (this.largest.bytes > 1 << 20) {
-      warnings.push({
-        file: join(this.ctx.out, this.largest.path),
-        message: `apache: ${this.largest.path} is ${(this.largest.bytes / 1e6).toFixed(1)} MB, and Apache reads a .htaccess on every request; for a corpus this size prefer nginx`,
-      });
-    }
-    return { host: "apache", files: this.written, served: this.served, rules: this.rules, warnings };
+runApacheMap(process.argv[2]);
+`,
+    );
+    write(SNIPPET_FILE, this.snippet(tree, program));
+    write(EXAMPLE_FILE, this.example(join(folder, SNIPPET_FILE)));
+    const warnings =
+      this.ctx.site.layout === "files"
+        ? []
+        : [
+            {
+              file: join(folder, SNIPPET_FILE),
+              message:
+                "apache: Apache can only send a body alone in its file, so with the packed layout every request goes to dts serve; build with --layout files",
+            },
+          ];
+    return hostResult(this.ctx, "apache", files, 0, null, [], warnings);
   }
 }
