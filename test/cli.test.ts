@@ -157,7 +157,7 @@ describe("dts build: reports and paths", () => {
     expect(target.stderr).not.toMatch(/deprecated/);
     const old = dts(["build", "--corpus", EMBEDDED, "--out", join(work, "host-out"), "--host", "apache"]);
     expect(old.status, old.stderr).toBe(0);
-    expect(existsSync(join(work, "host-out/.htaccess"))).toBe(true);
+    expect(existsSync(join(work, "host-out/_hosts/apache/dts-apache.conf"))).toBe(true);
     expect(old.stderr).toMatch(/--host is deprecated here, use --target/);
   });
 });
