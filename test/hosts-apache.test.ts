@@ -4,7 +4,7 @@
 // conformance suite as `dts serve`. The map program's line protocol is tested on its own.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -161,7 +161,7 @@ describe("the RewriteMap program", () => {
   });
 });
 
-describe.skipIf(!APACHE)("Apache with the generated config snippet", () => {
+describe.skipIf(!APACHE)("Apache with the generated example site and config snippet", () => {
   let upstream: RunningServer;
   let apache: ChildProcess;
   let apacheUrl: string;
@@ -176,8 +176,11 @@ describe.skipIf(!APACHE)("Apache with the generated config snippet", () => {
     const root = process.getuid?.() === 0;
     // As root, Apache's children and the map program run as nobody, who can read node and the tree.
     const mapUser = root ? "nobody:nogroup" : `${userInfo().username}:${execFileSync("id", ["-gn"], { encoding: "utf8" }).trim()}`;
-    const empty = join(work, "empty");
-    mkdirSync(empty, { recursive: true });
+    // The example site as a user would copy it (it includes the snippet), on the test's address.
+    const example = readFileSync(join(dist, RULES, "apache.conf.example"), "utf8").replace(
+      "<VirtualHost *:80>",
+      `<VirtualHost 127.0.0.1:${port}>`,
+    );
     writeFileSync(
       join(work, "httpd.conf"),
       `ServerRoot ${work}
@@ -185,6 +188,7 @@ ServerName 127.0.0.1
 Listen 127.0.0.1:${port}
 PidFile ${join(work, "httpd.pid")}
 DefaultRuntimeDir ${work}
+DocumentRoot ${work}
 ErrorLog ${join(work, "error.log")}
 LogLevel warn ${process.env.DTS_APACHE_TRACE ? "rewrite:trace3" : ""}
 ${modules.map((m) => `LoadModule ${m}_module ${MODULES}/mod_${m}.so`).join("\n")}
@@ -194,11 +198,7 @@ Define DTS_MAP_USER ${mapUser}
     AllowOverride None
     Require all denied
 </Directory>
-<VirtualHost 127.0.0.1:${port}>
-    DocumentRoot ${empty}
-    Include ${join(dist, RULES, "dts-apache.conf")}
-</VirtualHost>
-`,
+${example}`,
     );
     apache = spawn(APACHE!, ["-f", join(work, "httpd.conf"), "-DFOREGROUND"], { stdio: ["ignore", "ignore", "pipe"] });
     apache.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
@@ -235,6 +235,8 @@ Define DTS_MAP_USER ${mapUser}
     await expectSameAnswer(upstream.url, apacheUrl, "/api/dts/document?id=x", "OPTIONS");
     await expectSameAnswer(upstream.url, apacheUrl, "/api/dts/document?id=x&ref=1", "PUT");
     await expectSameAnswer(upstream.url, apacheUrl, documentPath(`id=${GEORGICS}&ref=1.4`), "POST");
+    // The example site sends any other path to dts serve too: the API's 404.
+    await expectSameAnswer(upstream.url, apacheUrl, "/elsewhere?x=1");
   });
 
   it("sends a stored passage with the ETag dts serve sends, the manifest's", async () => {
