@@ -89,6 +89,17 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
     expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
   });
 
+  it("answers If-None-Match with the stored response's tag (dts serve's) by 304, without a body", async () => {
+    const path = documentPath(`id=${GEORGICS}&ref=1.4`);
+    const tag = (await rawRequest(upstream.url, path)).headers.etag as string;
+    const viaNginx = await rawRequest(nginxUrl, path);
+    expect(viaNginx.headers.etag).toBe(tag);
+    const again = await rawRequest(nginxUrl, path, { headers: { "If-None-Match": tag } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect((await rawRequest(nginxUrl, path, { headers: { "If-None-Match": '"other"' } })).status).toBe(200);
+  });
+
   it("serves the stored responses from files: they still answer with dts serve stopped", async () => {
     const answers = new Map<string, string>();
     for (const path of STORED_REQUESTS) answers.set(path, (await rawRequest(nginxUrl, path)).body.toString("utf8"));

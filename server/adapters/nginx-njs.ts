@@ -102,28 +102,36 @@ function body(
 }
 
 function answer(r: NjsRequest): void {
+  const reply = read(r);
+  if (reply === null) r.internalRedirect(DYNAMIC);
+  else r.return(reply.status, reply.body);
+}
+
+/** What to send for `r` (headers set on it), or null when dts serve must answer. */
+function read(r: NjsRequest): { status: number; body?: Uint8Array } | null {
+  // biome-ignore lint/style/useNodejsImportProtocol: njs names its module "fs", with no "node:" scheme
   const fs = require("fs") as NjsFs;
   const tree = r.variables.dts_tree ?? "";
   const target = r.variables.request_uri ?? "";
   // Only what reads the same everywhere: a raw target of printable ASCII (other bytes: dts serve decides).
-  if ((r.method !== "GET" && r.method !== "HEAD") || !tree || !/^[\x21-\x7e]*$/.test(target)) return r.internalRedirect(DYNAMIC);
+  if ((r.method !== "GET" && r.method !== "HEAD") || !tree || !/^[\x21-\x7e]*$/.test(target)) return null;
   const siteText = readText(fs, `${tree}/${SITE_FILE}`);
   let site: Site;
   try {
     site = JSON.parse(siteText ?? "") as Site;
   } catch {
-    return r.internalRedirect(DYNAMIC);
+    return null;
   }
   const q = target.indexOf("?");
   const found = lookupStored(q < 0 ? target : target.slice(0, q), q < 0 ? "" : target.slice(q), site, (path) =>
     readText(fs, `${tree}/${path}`),
   );
-  if (found === null) return r.internalRedirect(DYNAMIC);
+  if (found === null) return null;
   const entry = found.entry;
   const file = `${tree}/${found.folder ? `${found.folder}/` : ""}${entry.file}`;
   const sent = body(fs, file, entry, r.headersIn["Accept-Encoding"]);
   // A file gone since the manifest was read (a rebuild in between): dts serve answers.
-  if (sent === null) return r.internalRedirect(DYNAMIC);
+  if (sent === null) return null;
   const out = r.headersOut;
   out["Content-Type"] = entry.type;
   out.Link = entry.link;
@@ -140,11 +148,11 @@ function answer(r: NjsRequest): void {
       if (t === sent.etag || t === "*") {
         delete out["Content-Type"];
         delete out["Content-Encoding"];
-        return r.return(304);
+        return { status: 304 };
       }
     }
   }
-  r.return(entry.status, sent.bytes);
+  return { status: entry.status, body: sent.bytes };
 }
 
 export default { answer };
