@@ -16,13 +16,19 @@ export function hasPrecompressed(storage: TreeStorage): storage is Precompressed
   return typeof (storage as Partial<PrecompressedStorage>).readEncoded === "function";
 }
 
-/** The encodings an Accept-Encoding header allows, best first (br, then gzip). No Map: nginx's njs runs this too. */
+/**
+ * The encodings an Accept-Encoding header allows, best first (br, then gzip). Only the three
+ * names that matter are kept: a header's other tokens are never made keys (V8 interns property
+ * names, and a client can send a new 8 kB token with every request). No Map: njs runs this too.
+ */
 export function acceptedEncodings(header: string | null): Encoding[] {
   if (!header) return [];
-  const q: Record<string, number> = Object.create(null);
+  const weights: { br?: number; gzip?: number; any?: number } = {};
   const parts = header.split(",");
   for (let i = 0; i < parts.length; i++) {
     const params = parts[i].trim().toLowerCase().split(";");
+    const name = params[0].trim();
+    if (name !== "br" && name !== "gzip" && name !== "*") continue;
     let weight = 1;
     for (let j = 1; j < params.length; j++) {
       const m = /^\s*q=([0-9.]+)\s*$/.exec(params[j]);
@@ -31,9 +37,9 @@ export function acceptedEncodings(header: string | null): Encoding[] {
         break;
       }
     }
-    q[params[0].trim()] = weight;
+    weights[name === "*" ? "any" : name] = weight;
   }
-  const allowed = (e: string): boolean => (e in q ? q[e] : "*" in q ? q["*"] : 0) > 0;
+  const allowed = (e: Encoding): boolean => (weights[e] ?? weights.any ?? 0) > 0;
   return (["br", "gzip"] as const).filter(allowed);
 }
 

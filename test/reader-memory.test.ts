@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { documentFolder, MANIFEST, WHOLE_DOCUMENT } from "../builder/tree/layout.js";
-import type { FolderManifest } from "../builder/tree/packed-folder.js";
+import { manifestText, parseManifest } from "../builder/tree/packed-folder.js";
 import { memoryStorage } from "../server/adapters/memory-storage.js";
 import { openTree } from "../server/open-tree.js";
 import { CATULLUS, doc, nav } from "./helpers/embedded.js";
@@ -64,12 +64,12 @@ describe("the reader over a tree in memory", () => {
   it("sends a precompressed sibling to a client that accepts it, saying so, and the plain file to one that does not", async () => {
     // A whole document of 128 KiB or more is alone in its file, which then may have siblings; make Catullus's so.
     const folder = documentFolder(CATULLUS);
-    const manifest = JSON.parse(Buffer.from(files.get(`${folder}/${MANIFEST}`)!).toString("utf8")) as FolderManifest;
+    const manifest = parseManifest(Buffer.from(files.get(`${folder}/${MANIFEST}`)!).toString("utf8"))!;
     const entry = manifest.entries![WHOLE_DOCUMENT];
     const path = `${folder}/_p.alone.0`;
     files.set(path, files.get(`${folder}/${entry.file}`)!.subarray(entry.offset, entry.offset + entry.length));
     manifest.entries![WHOLE_DOCUMENT] = { ...entry, file: "_p.alone.0", offset: 0 };
-    files.set(`${folder}/${MANIFEST}`, Buffer.from(JSON.stringify(manifest)));
+    files.set(`${folder}/${MANIFEST}`, Buffer.from(manifestText(manifest)));
     files.set(`${path}.gz`, gzipSync(files.get(path)!));
     // A reader that has not read the folder's manifest yet (one started after the build that wrote it).
     app = await openTree(memoryStorage(files), "memory");

@@ -10,7 +10,7 @@ import { CitedText } from "../builder/citation/cited-text.js";
 import { collectionResponses, documentResponses, serviceResponses } from "../builder/responses.js";
 import { readFolder } from "../builder/tree/folder-store.js";
 import { CATALOG_FILE, documentFolder, INDEX_FILE, MANIFEST, WHOLE_DOCUMENT } from "../builder/tree/layout.js";
-import { isPackingFile } from "../builder/tree/packed-folder.js";
+import { isPackingFile, manifestText } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import { requestUrl } from "../builder/urls.js";
 import { type RunningServer, startServer } from "../server/serve.js";
@@ -34,7 +34,7 @@ function stripResponses(root: string, folder = ""): number {
       removed++;
     }
   }
-  if (whole) writeFileSync(join(dir, MANIFEST), JSON.stringify({ v: 2, gen: "stripped", entries: { [WHOLE_DOCUMENT]: whole } }));
+  if (whole) writeFileSync(join(dir, MANIFEST), manifestText({ v: 3, gen: "stripped", entries: { [WHOLE_DOCUMENT]: whole } }));
   return removed;
 }
 
