@@ -740,11 +740,18 @@ async function pairedLatency(a: string, b: string, seconds: number): Promise<[La
 interface Nginx extends Server {
   /** Seconds nginx took to load the rules and answer. */
   startup: number;
+  /** The same nginx serving plain files from `staticRoot` (a baseline: the bytes, no lookup). */
+  staticUrl: string;
+  staticRoot: string;
 }
+
+/** nginx's JavaScript module, which the generated rules need (Debian: libnginx-mod-http-js). */
+const NJS_MODULE = "/usr/lib/nginx/modules/ngx_http_js_module.so";
 
 function nginxAvailable(): string | null {
   const r = spawnSync("nginx", ["-v"], { encoding: "utf8" });
-  return r.status === 0 ? null : "nginx is not installed (apt-get install nginx-light)";
+  if (r.status !== 0) return "nginx is not installed (apt-get install nginx-light)";
+  return existsSync(NJS_MODULE) ? null : "nginx's JavaScript module is not installed (apt-get install libnginx-mod-http-js)";
 }
 
 async function startNginx(tree: string, upstream: string): Promise<Nginx> {
@@ -754,12 +761,16 @@ async function startNginx(tree: string, upstream: string): Promise<Nginx> {
   }
   const dir = join(work, "nginx");
   mkdirSync(join(dir, "tmp"), { recursive: true });
+  const staticRoot = join(dir, "static");
+  mkdirSync(staticRoot, { recursive: true });
   const port = await freePort();
+  const staticPort = await freePort();
   const conf = join(dir, "nginx.conf");
   const temp = (name: string): string => `${name}_temp_path ${join(dir, "tmp", name)};`;
   writeFileSync(
     conf,
-    `daemon off;
+    `${existsSync(NJS_MODULE) ? `load_module ${NJS_MODULE};` : ""}
+daemon off;
 worker_processes 1;
 pid ${join(dir, "nginx.pid")};
 error_log ${join(dir, "error.log")} warn;
@@ -777,6 +788,11 @@ http {
         listen 127.0.0.1:${port};
         include ${join(rules, "dts-locations.conf")};
     }
+    server {
+        listen 127.0.0.1:${staticPort};
+        root ${staticRoot};
+        default_type application/octet-stream;
+    }
 }
 `,
   );
@@ -789,11 +805,17 @@ http {
   let stderr = "";
   child.stderr!.on("data", (b: Buffer) => (stderr += b.toString()));
   child.on("exit", () => children.delete(child));
-  // The maps of a large tree take a while to load (latinLit: about 10 s).
+  // The rules hold no per-response entries: nginx starts at once whatever the corpus.
   for (let i = 0; i < 1200 && child.exitCode === null; i++) {
     try {
       await fetch(`http://127.0.0.1:${port}/__ready`);
-      return { url: `http://127.0.0.1:${port}`, startup: (performance.now() - started) / 1000, stop: () => stopChild(child, "SIGQUIT") };
+      return {
+        url: `http://127.0.0.1:${port}`,
+        staticUrl: `http://127.0.0.1:${staticPort}`,
+        staticRoot,
+        startup: (performance.now() - started) / 1000,
+        stop: () => stopChild(child, "SIGQUIT"),
+      };
     } catch {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -849,12 +871,18 @@ async function servePart(
       `autocannon, ${options.connections} connections, ${options.duration} s per run after 1 s warm-up, loopback, ${cpus().length} cores shared by client and servers`,
     );
 
-    const results: Record<string, { dts: Load; nginx?: Load }> = {};
+    const results: Record<string, { dts: Load; nginx?: Load; staticNginx?: Load }> = {};
     for (const s of samples) {
       log(`serve: ${s.label}`);
       const d = await load(dts.url + s.path, options);
       const n = nginx ? await load(nginx.url + s.path, options) : undefined;
-      results[s.kind] = { dts: d, nginx: n };
+      // The baseline: the same bytes as a plain file, sent by the same nginx with no lookup.
+      let plain: Load | undefined;
+      if (nginx) {
+        writeFileSync(join(nginx.staticRoot, `${s.kind}.bin`), (await get(dts.url + s.path)).body);
+        plain = await load(`${nginx.staticUrl}/${s.kind}.bin`, options);
+      }
+      results[s.kind] = { dts: d, nginx: n, staticNginx: plain };
       const label = `${s.label}, ${size(s.bytes)}${s.stored ? "" : ", computed"}`;
       row("3 serve", `dts serve: ${label}`, loadText(d));
       if (n) {
@@ -868,6 +896,13 @@ async function servePart(
           isTarget ? "dts >= 0.5x nginx req/s" : "",
           isTarget ? r >= 0.5 : null,
         );
+        if (plain) {
+          row(
+            "3 serve",
+            `plain nginx, the same bytes from a file: ${label}`,
+            `${loadText(plain)}; dts/plain nginx ${ratio(d.rps / plain.rps)}; nginx rules/plain nginx ${ratio(n.rps / plain.rps)}`,
+          );
+        }
       } else if (s.kind === "passage") {
         row("3 serve", "dts serve / nginx, static passage", "not measured (no nginx)", "dts >= 0.5x nginx req/s", null);
       }

@@ -165,18 +165,26 @@ describe("a packed folder", () => {
     expect(parseManifest('{"v":3,"gen":"g"}\n["a",broken\n')).toBeNull();
   });
 
-  it("finds one entry in a manifest's or a block's text without reading the others, and no other name", () => {
+  it("finds one entry in a manifest's or a block's bytes by a binary search, and no other name", () => {
+    const enc = (text: string): Uint8Array => encoder.encode(text);
+    for (const count of [1, 2, 3, 57, 100]) {
+      const folder = packFolder(responses(count), options({ blockEntries: 100 }));
+      const bytes = enc(manifestText(folder.manifest));
+      for (const [name, entry] of Object.entries(folder.entries)) expect(findEntry(bytes, name), `${count}: ${name}`).toEqual(entry);
+    }
     const folder = packFolder(responses(57), options({ blockEntries: 100 }));
-    const text = manifestText(folder.manifest);
-    for (const [name, entry] of Object.entries(folder.entries)) expect(findEntry(text, name), name).toEqual(entry);
-    // Names that are prefixes, extensions or neighbours of stored ones, and names JSON would escape.
-    for (const name of ["r.1.0.xm", "r.1.0.xml.", "r.1", "", "_", '"', 'r.1.0.xml","x', "__proto__"])
-      expect(findEntry(text, name), name).toBeNull();
+    const bytes = enc(manifestText(folder.manifest));
+    // Names that are prefixes, extensions or neighbours of stored ones, before and after all, and names JSON would escape.
+    for (const name of ["r.1.0.xm", "r.1.0.xml.", "r.1", "", "_", "zzz", "r.9.9.xml", '"', 'r.1.0.xml","x', "__proto__"])
+      expect(findEntry(bytes, name), name).toBeNull();
+    expect(findEntry(enc('{"v":3,"gen":"g"}\n'), "r.1.xml")).toBeNull();
+    expect(findEntry(enc("no head line"), "r.1.xml")).toBeNull();
     const blocked = packFolder(responses(57), options());
-    const block = new TextDecoder().decode(blocked.files.find(([n]) => n.startsWith("_m."))![1]);
-    const first = Object.keys(parseBlock(block)!)[0];
-    expect(findEntry(block, first)).toEqual(blocked.entries[first]);
-    expect(manifestHead(manifestText(blocked.manifest))!.blocks).toHaveLength(8);
-    expect(manifestHead(text)!.blocks).toBeUndefined();
+    const blockBytes = blocked.files.find(([n]) => n.startsWith("_m."))![1];
+    for (const name of Object.keys(parseBlock(new TextDecoder().decode(blockBytes))!)) {
+      expect(findEntry(blockBytes, name)).toEqual(blocked.entries[name]);
+    }
+    expect(manifestHead(enc(manifestText(blocked.manifest)))!.blocks).toHaveLength(8);
+    expect(manifestHead(bytes)!.blocks).toBeUndefined();
   });
 });

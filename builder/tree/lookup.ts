@@ -1,7 +1,7 @@
 // From a request as a server receives it to the stored response that answers it, for readers
 // without an event loop or caches of their own (nginx's JavaScript module, Apache's RewriteMap
 // program): `readRequest`, `requestToPath`, then the folder's manifest and maybe one block,
-// each read whole through `readText`. `dts serve`, the Worker and the edge function take the
+// each read whole through `readBytes`. `dts serve`, the Worker and the edge function take the
 // same steps with their caches (server/reader.ts). Only the entry's line is parsed (see
 // packed-folder.ts). No classes, Map or Array.from: njs 0.7 runs it.
 
@@ -17,15 +17,15 @@ export interface StoredLookup {
   entry: PackedEntry;
 }
 
-/** A tree file's text (a tree-relative path), or null when there is none. */
-export type ReadText = (path: string) => string | null;
+/** A tree file's bytes (a tree-relative path), or null when there is none. */
+export type ReadBytes = (path: string) => Uint8Array | null;
 
 /**
  * The stored response for a GET of `pathname` and `search` (`?` optional), or null when the
  * tree holds none (a range, an unknown id, a bad request, a path outside the API): then only
  * `dts serve` can answer.
  */
-export function lookupStored(pathname: string, search: string, site: Site, readText: ReadText): StoredLookup | null {
+export function lookupStored(pathname: string, search: string, site: Site, readBytes: ReadBytes): StoredLookup | null {
   const request = readRequest(pathname, search, site);
   if (request === null || request.kind === "bad") return null;
   const path = requestToPath(request);
@@ -34,15 +34,15 @@ export function lookupStored(pathname: string, search: string, site: Site, readT
   const folder = slash < 0 ? "" : path.slice(0, slash);
   const name = path.slice(slash + 1);
   const inFolder = (file: string): string => (folder ? `${folder}/${file}` : file);
-  const text = readText(inFolder(MANIFEST));
-  const head = text === null ? null : manifestHead(text);
-  if (text === null || head === null) return null;
+  const manifest = readBytes(inFolder(MANIFEST));
+  const head = manifest === null ? null : manifestHead(manifest);
+  if (manifest === null || head === null) return null;
   if (!head.blocks) {
-    const entry = findEntry(text, name);
+    const entry = findEntry(manifest, name);
     return entry === null ? null : { request, folder, entry };
   }
   const where = locate({ v: 3, gen: "", blocks: head.blocks }, name);
-  const block = where && "block" in where ? readText(inFolder(where.block)) : null;
+  const block = where && "block" in where ? readBytes(inFolder(where.block)) : null;
   const entry = block === null ? null : findEntry(block, name);
   return entry === null ? null : { request, folder, entry };
 }

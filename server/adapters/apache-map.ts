@@ -22,7 +22,7 @@ export const NO_ANSWER = "NULL";
 
 /** The longest request line read (Apache's LimitRequestLine is 8190 by default); longer: NULL. */
 const MAX_LINE = 64 * 1024;
-/** Manifest and block texts kept, bounded by their size (a block holds at most 256 entries). */
+/** Manifest and block files kept, bounded by their size (a block holds at most 256 entries). */
 const CACHE_BYTES = 32 * 1024 * 1024;
 /** Answers kept by request line, bounded by their size (a request line may be long). */
 const CACHE_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -31,7 +31,7 @@ const GENERATION_CHECK_MS = 1000;
 /** The tree as the answer needs it: its settings, its files' text, its files' size. */
 export interface MapTree {
   site(): Site | null;
-  readText(path: string): string | null;
+  readBytes(path: string): Uint8Array | null;
   fileSize(path: string): number | null;
 }
 
@@ -54,7 +54,7 @@ export function answerRequestLine(line: string, tree: MapTree): string {
   const site = tree.site();
   if (site === null) return NO_ANSWER;
   const q = target.indexOf("?");
-  const found = lookupStored(q < 0 ? target : target.slice(0, q), q < 0 ? "" : target.slice(q), site, (path) => tree.readText(path));
+  const found = lookupStored(q < 0 ? target : target.slice(0, q), q < 0 ? "" : target.slice(q), site, (path) => tree.readBytes(path));
   if (found === null) return NO_ANSWER;
   const { folder, entry } = found;
   const type = typeWord(entry.type);
@@ -75,14 +75,14 @@ export function answerRequestLine(line: string, tree: MapTree): string {
  * content and never rewritten, and the rules look that it is still there before sending it.
  */
 export function diskMapAnswers(root: string): { site(): Site | null; answer(line: string): string } {
-  const texts = new Lru<{ text: string | null }>(CACHE_BYTES, (key, v) => (key.length + (v.text?.length ?? 0)) * 2 + 64);
+  const files = new Lru<{ bytes: Uint8Array | null }>(CACHE_BYTES, (key, v) => key.length * 2 + (v.bytes?.length ?? 0) + 64);
   const answers = new Lru<string>(CACHE_ANSWER_BYTES, (key, v) => (key.length + v.length) * 2 + 64);
   let site: Site | null | undefined;
   let generation: string | null = null;
   let checkedAt = 0;
-  const read = (path: string): string | null => {
+  const read = (path: string): Buffer | null => {
     try {
-      return readFileSync(join(root, path), "utf8");
+      return readFileSync(join(root, path));
     } catch {
       return null;
     }
@@ -91,9 +91,9 @@ export function diskMapAnswers(root: string): { site(): Site | null; answer(line
     const now = Date.now();
     if (now - checkedAt < GENERATION_CHECK_MS) return;
     checkedAt = now;
-    const current = read(GENERATION_FILE);
+    const current = read(GENERATION_FILE)?.toString("utf8") ?? null;
     if (current !== generation) {
-      texts.clear();
+      files.clear();
       answers.clear();
       site = undefined;
     }
@@ -102,13 +102,13 @@ export function diskMapAnswers(root: string): { site(): Site | null; answer(line
   const tree: MapTree = {
     site(): Site | null {
       refresh();
-      if (site === undefined) site = parseSite(read(SITE_FILE));
+      if (site === undefined) site = parseSite(read(SITE_FILE)?.toString("utf8") ?? null);
       return site;
     },
-    readText(path: string): string | null {
-      let cached = texts.get(path);
-      if (cached === undefined) texts.set(path, (cached = { text: read(path) }));
-      return cached.text;
+    readBytes(path: string): Uint8Array | null {
+      let cached = files.get(path);
+      if (cached === undefined) files.set(path, (cached = { bytes: read(path) }));
+      return cached.bytes;
     },
     fileSize(path: string): number | null {
       try {

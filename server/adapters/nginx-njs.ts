@@ -46,6 +46,15 @@ function readText(fs: NjsFs, path: string): string | null {
   }
 }
 
+/** A file's bytes (a Buffer: njs decodes text ten times slower than it reads it), or null. */
+function readBytes(fs: NjsFs, path: string): Uint8Array | null {
+  try {
+    return fs.readFileSync(path) as Uint8Array;
+  } catch {
+    return null;
+  }
+}
+
 function readPart(fs: NjsFs, path: string, offset: number, length: number): Uint8Array | null {
   let fd: number;
   try {
@@ -124,7 +133,7 @@ function read(r: NjsRequest): { status: number; body?: Uint8Array } | null {
   }
   const q = target.indexOf("?");
   const found = lookupStored(q < 0 ? target : target.slice(0, q), q < 0 ? "" : target.slice(q), site, (path) =>
-    readText(fs, `${tree}/${path}`),
+    readBytes(fs, `${tree}/${path}`),
   );
   if (found === null) return null;
   const entry = found.entry;
