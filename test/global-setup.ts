@@ -1,7 +1,9 @@
 // Compiles the sources to out/ once before any suite runs: the suites that run the CLI (or
 // its worker threads) use the compiled JavaScript, and compiling in several suites at once
 // would let one read a file another is writing. Type-checks test/ at the same time (vitest
-// itself only strips types), so a suite that no longer matches the code fails the run.
+// itself only strips types), so a suite that no longer matches the code fails the run. Then
+// bundles the nginx handler (tools/bundle-njs.mjs, skipped when it is newer than the sources),
+// which the nginx suites load into a real nginx.
 
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
@@ -9,10 +11,10 @@ import { fileURLToPath } from "node:url";
 
 const project = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Runs tsc with `args`; resolves to its output when it fails, to null when it passes. */
-function tsc(args: string[]): Promise<string | null> {
+/** Runs a Node script with `args`; resolves to its output when it fails, to null when it passes. */
+function run(script: string, args: string[]): Promise<string | null> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(project, "node_modules/typescript/bin/tsc"), ...args], { cwd: project });
+    const child = spawn(process.execPath, [join(project, script), ...args], { cwd: project });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d));
     child.stderr.on("data", (d: Buffer) => (output += d));
@@ -22,7 +24,10 @@ function tsc(args: string[]): Promise<string | null> {
 }
 
 export default async function setup(): Promise<void> {
-  const [build, tests] = await Promise.all([tsc(["-p", project]), tsc(["--noEmit", "-p", join(project, "test")])]);
+  const tsc = "node_modules/typescript/bin/tsc";
+  const [build, tests] = await Promise.all([run(tsc, ["-p", project]), run(tsc, ["--noEmit", "-p", join(project, "test")])]);
   if (build !== null) throw new Error(`tsc failed:\n${build}`);
   if (tests !== null) throw new Error(`tsc found type errors in test/:\n${tests}`);
+  const bundle = await run("tools/bundle-njs.mjs", []);
+  if (bundle !== null) throw new Error(`bundling the nginx handler failed:\n${bundle}`);
 }

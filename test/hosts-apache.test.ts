@@ -97,7 +97,7 @@ describe("the RewriteMap program", () => {
     const entry = readEntry(dist, documentFolder(GEORGICS), "r.1.4.xml")!;
     expect(lines[0]).toBe(`xml ${documentFolder(GEORGICS)}/${entry.file} ${entry.etag} ${entry.link}`);
     expect(lines.slice(1, 5)).toEqual(["NULL", "NULL", "NULL", "NULL"]);
-    expect(lines[5]).toMatch(/^json collection\/_\/_p\.[0-9a-z]+\.\d+ "[0-9a-f]{24}" <\/api\/dts\/docs>; rel=/);
+    expect(lines[5]).toMatch(/^json collection\/_\/_p\.[0-9a-z]+ "[0-9a-f]{24}" <\/api\/dts\/docs>; rel=/);
     expect(lines.slice(6, 10)).toEqual(["NULL", "NULL", "NULL", "NULL"]);
     expect(lines[10]).toMatch(/^json _p\./);
     // Every file it names is in the tree, alone.

@@ -34,7 +34,7 @@ function stripResponses(root: string, folder = ""): number {
       removed++;
     }
   }
-  if (whole) writeFileSync(join(dir, MANIFEST), manifestText({ v: 3, gen: "stripped", entries: { [WHOLE_DOCUMENT]: whole } }));
+  if (whole) writeFileSync(join(dir, MANIFEST), manifestText({ v: 3, entries: { [WHOLE_DOCUMENT]: whole } }));
   return removed;
 }
 

@@ -3,7 +3,7 @@
 // lays it out (new files, then the manifest, then removing what no entry names any more), so a
 // reader of the live tree always finds the bytes its manifest names.
 
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { readTextOr } from "../read-files.js";
@@ -24,7 +24,7 @@ import {
   parseManifest,
   type StoredBody,
 } from "./packed-folder.js";
-import { bodyTag } from "./tags.js";
+import { bodyTag, contentHash } from "./tags.js";
 
 /** The packing of each layout: packs up to 512 KiB, bodies from 32 KiB alone (they may get precompressed siblings); 256 entries a block. */
 export function packOptions(layout: TreeLayout = "packed"): PackOptions {
@@ -33,6 +33,7 @@ export function packOptions(layout: TreeLayout = "packed"): PackOptions {
     aloneBytes: 32 * 1024,
     blockEntries: 256,
     etag: bodyTag,
+    hash: contentHash,
   };
 }
 
@@ -44,9 +45,21 @@ export interface FolderContents {
 
 const inFolder = (folder: string, name: string): string => (folder ? `${folder}/${name}` : name);
 
-/** A folder's manifest and all its entries, or null when it has none this format reads. */
+/**
+ * The last folders read, by their manifest's text: a manifest names its blocks by their content,
+ * so the same text means the same entries. An editor's writes to one document read its folder
+ * once, not on every save (the Iliad's holds 15,000 entries).
+ */
+const recent = new Map<string, { text: string; contents: FolderContents }>();
+const RECENT_FOLDERS = 4;
+
+/** A folder's manifest and all its entries, or null when it has none this format reads. Do not change what it returns. */
 export function readFolder(root: string, folder: string): FolderContents | null {
-  const manifest = parseManifest(readTextOr(join(root, folder, MANIFEST), ""));
+  const key = join(root, folder);
+  const text = readTextOr(join(key, MANIFEST), "");
+  const known = recent.get(key);
+  if (known && known.text === text) return known.contents;
+  const manifest = parseManifest(text);
   if (!manifest) return null;
   const entries: PackedEntries = { ...(manifest.entries ?? {}) };
   for (const block of manifest.blocks ?? []) {
@@ -54,7 +67,15 @@ export function readFolder(root: string, folder: string): FolderContents | null 
     if (!part) return null;
     Object.assign(entries, part);
   }
-  return { manifest, entries };
+  const contents = { manifest, entries };
+  remember(key, text, contents);
+  return contents;
+}
+
+function remember(key: string, text: string, contents: FolderContents): void {
+  recent.delete(key);
+  recent.set(key, { text, contents });
+  if (recent.size > RECENT_FOLDERS) recent.delete(recent.keys().next().value!);
 }
 
 /** The entry of one response of a folder, or null. */
@@ -136,17 +157,22 @@ export function writeFolder(
   const dir = join(root, folder);
   mkdirSync(dir, { recursive: true });
   let bytes = 0;
+  let written = 0;
   for (const [name, data] of packed.files) {
-    // New names (a hash of the new content): no reader knows them yet, so no temporary is needed.
+    // Named by their content: a file already there (a block the update did not change) is this
+    // one; a new name no reader knows yet needs no temporary.
+    if (existsSync(join(dir, name))) continue;
     writeFileSync(join(dir, name), data);
     bytes += data.length;
+    written++;
   }
   const manifest = manifestText(packed.manifest);
   const temp = join(dir, `${MANIFEST}.tmp-${process.pid}-${threadId}`);
   writeFileSync(temp, manifest);
   renameSync(temp, join(dir, MANIFEST));
+  remember(dir, manifest, { manifest: packed.manifest, entries: packed.entries });
   removeUnnamed(dir, filesOf(packed.manifest, packed.entries));
-  return { files: packed.files.length + 1, bytes: bytes + Buffer.byteLength(manifest) };
+  return { files: written + 1, bytes: bytes + Buffer.byteLength(manifest) };
 }
 
 /**

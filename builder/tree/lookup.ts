@@ -41,7 +41,7 @@ export function lookupStored(pathname: string, search: string, site: Site, readB
     const entry = findEntry(manifest, name);
     return entry === null ? null : { request, folder, entry };
   }
-  const where = locate({ v: 3, gen: "", blocks: head.blocks }, name);
+  const where = locate({ v: 3, blocks: head.blocks }, name);
   const block = where && "block" in where ? readBytes(inFolder(where.block)) : null;
   const entry = block === null ? null : findEntry(block, name);
   return entry === null ? null : { request, folder, entry };

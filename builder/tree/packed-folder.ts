@@ -5,7 +5,7 @@
 // documents, not the passages. A manifest too large to read per request (the Iliad's has some
 // 16,000 entries) is split into blocks, found by a binary search over their first names.
 //
-// A manifest file is a head line (version, generation, blocks) and, for a small folder, one line
+// A manifest file is a head line (version, blocks) and, for a small folder, one line
 // per entry (`["r.1.xml",{...}]`, sorted); a block file is a head line and its entries' lines.
 // A reader without caches (nginx's njs) finds one entry by a binary search over the lines'
 // bytes and parses that line only: parsing, or even decoding, a whole 200 kB block per request
@@ -15,8 +15,8 @@
 // file (what a host that can only send whole files needs, Apache), and the manifest says so in
 // the same form. Every reader goes through `locate` and `entryIn`.
 //
-// Pack and block files are named by a hash of the folder's content (`_p.<gen>.<n>`), never
-// rewritten in place: a folder is updated by writing new files, then its manifest, then
+// Pack and block files are named by a hash of what they hold (`_p.<hash>`, `_m.<hash>.json`),
+// never rewritten in place: a folder is updated by writing new files, then its manifest, then
 // removing the files no entry names any more, so a reader holding the old manifest still finds
 // its bytes. An update keeps the bodies that did not change where they are (`KeptEntry`), so a
 // one-line edit writes one small pack, not the document again.
@@ -25,7 +25,6 @@
 // function, `dts serve` and nginx's JavaScript module run the same lookup.
 
 import { concatBytes } from "../bytes.js";
-import { fnv1a64 } from "./layout.js";
 
 /** The status and headers of a stored response. */
 export interface StoredHead {
@@ -54,8 +53,6 @@ export interface ManifestBlock {
 /** A folder's manifest: its entries, or (many entries) the blocks that hold them. */
 export interface FolderManifest {
   v: 3;
-  /** A hash of the folder's entries: names the files this version of the folder added. */
-  gen: string;
   entries?: PackedEntries;
   blocks?: ManifestBlock[];
 }
@@ -71,6 +68,8 @@ export interface PackOptions {
   blockEntries: number;
   /** The strong tag of a body (one function for stored and computed responses). */
   etag(body: Uint8Array): string;
+  /** A short hash of a text, in `a-z 0-9`: names pack and block files by their content. */
+  hash(text: string): string;
 }
 
 export interface StoredBody {
@@ -89,7 +88,7 @@ export interface KeptEntry {
 /** A folder's files as packing lays them out: the manifest, and the new packs and blocks it names. */
 export interface PackedFolder {
   manifest: FolderManifest;
-  /** Files to write (a kept entry's file is not among them: it is already there). */
+  /** Files to write (a kept entry's file is not among them: it is already there; a block may be). */
   files: [name: string, data: Uint8Array][];
   /** Every entry, whether the manifest holds it or one of its blocks. */
   entries: PackedEntries;
@@ -103,17 +102,19 @@ function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-export function packFileName(gen: string, n: number): string {
-  return `_p.${gen}.${n}`;
+/** A pack (or a body alone) is named by the tags of the bodies it holds. */
+export function packFileName(hash: string): string {
+  return `_p.${hash}`;
 }
 
-export function blockFileName(gen: string, n: number): string {
-  return `_m.${gen}.${n}.json`;
+/** A block is named by its own content: a block an update does not change keeps its file. */
+export function blockFileName(hash: string): string {
+  return `_m.${hash}.json`;
 }
 
-/** True for the files packing writes (packs and blocks of any generation), never a response. */
+/** True for the files packing writes (packs and blocks), never a response. */
 export function isPackingFile(name: string): boolean {
-  return /^_p\.[0-9a-z]+\.\d+$|^_m\.[0-9a-z]+\.\d+\.json$/.test(name);
+  return /^_p\.[0-9a-z]+$|^_m\.[0-9a-z]+\.json$/.test(name);
 }
 
 /** True when an entry's body is its file's whole content (a host may then send the file, or its precompressed sibling). */
@@ -124,62 +125,71 @@ export function isAlone(entry: PackedEntry, fileSize: number): boolean {
 /**
  * Lays out a folder's responses: pure, so a build worker or a write can plan and hand over the
  * bytes. `items` are every response the folder holds now: new bodies, and entries kept from
- * its previous manifest.
+ * its previous manifest. Files are named by what they hold (a pack by its bodies' tags, a block
+ * by its text): the same name is the same bytes, so a file already there is never rewritten.
  */
 export function packFolder(items: (StoredBody | KeptEntry)[], options: PackOptions): PackedFolder {
   const sorted = [...items].sort(byName);
-  const tags: string[] = [];
-  const heads: PackedEntry[] = [];
-  for (const item of sorted) {
-    const entry: PackedEntry =
-      "entry" in item ? item.entry : { ...item.head, etag: options.etag(item.body), file: "", offset: 0, length: item.body.length };
-    heads.push(entry);
-    // A kept entry's file is part of what names the new files: a folder that returns to an
-    // earlier content while keeping files of that time must not take their names again.
-    tags.push(`${item.name} ${entry.etag} ${entry.status} ${entry.type} ${entry.link}${"entry" in item ? ` ${entry.file}` : ""}`);
-  }
-  const gen = fnv1a64(tags.join("\n"));
   const files: [string, Uint8Array][] = [];
   const entries: PackedEntries = {};
-  let count = 0;
-  let pack = "";
+  // The pack being filled: its bodies, and the entries that will name its file.
   let parts: Uint8Array[] = [];
+  let inPack: PackedEntry[] = [];
   let size = 0;
   const close = (): void => {
-    if (parts.length) files.push([pack, concatBytes(parts)]);
+    if (!parts.length) return;
+    const file = packFileName(options.hash(inPack.map((e) => e.etag).join(" ")));
+    for (const e of inPack) e.file = file;
+    files.push([file, concatBytes(parts)]);
     parts = [];
+    inPack = [];
     size = 0;
   };
-  sorted.forEach((item, i) => {
-    const entry = heads[i];
-    entries[item.name] = entry;
-    if ("entry" in item) return;
+  for (const item of sorted) {
+    if ("entry" in item) {
+      entries[item.name] = item.entry;
+      continue;
+    }
     const body = item.body;
+    const entry: PackedEntry = { ...item.head, etag: options.etag(body), file: "", offset: 0, length: body.length };
+    entries[item.name] = entry;
     if (options.packBytes <= 0 || body.length >= options.aloneBytes || body.length >= options.packBytes) {
-      entry.file = packFileName(gen, count++);
+      entry.file = packFileName(options.hash(entry.etag));
       files.push([entry.file, body]);
-      return;
+      continue;
     }
     if (parts.length > 0 && size + body.length > options.packBytes) close();
-    if (parts.length === 0) pack = packFileName(gen, count++);
-    entry.file = pack;
     entry.offset = size;
+    inPack.push(entry);
     parts.push(body);
     size += body.length;
-  });
+  }
   close();
   const names = sorted.map((item) => item.name);
-  if (names.length <= options.blockEntries) return { manifest: { v: MANIFEST_VERSION, gen, entries }, files, entries };
+  if (names.length <= options.blockEntries) return { manifest: { v: MANIFEST_VERSION, entries }, files: dedupe(files), entries };
   const blocks: ManifestBlock[] = [];
   const encoder = new TextEncoder();
   for (let i = 0; i < names.length; i += options.blockEntries) {
     const block: PackedEntries = {};
     for (const name of names.slice(i, i + options.blockEntries)) block[name] = entries[name];
-    const file = blockFileName(gen, blocks.length);
+    const text = blockText(block);
+    const file = blockFileName(options.hash(text));
     blocks.push({ from: names[i], file });
-    files.push([file, encoder.encode(blockText(block))]);
+    files.push([file, encoder.encode(text)]);
   }
-  return { manifest: { v: MANIFEST_VERSION, gen, blocks }, files, entries };
+  return { manifest: { v: MANIFEST_VERSION, blocks }, files: dedupe(files), entries };
+}
+
+/** Files named alike hold the same bytes (two equal bodies alone in their files): one is written. */
+function dedupe(files: [string, Uint8Array][]): [string, Uint8Array][] {
+  const seen = new Set<string>();
+  const out: [string, Uint8Array][] = [];
+  for (const file of files) {
+    if (seen.has(file[0])) continue;
+    seen.add(file[0]);
+    out.push(file);
+  }
+  return out;
 }
 
 /** Own keys only (`__proto__`, `constructor` name no response); Object.hasOwn is missing from njs 0.7. */
@@ -228,7 +238,7 @@ export function filesOf(manifest: FolderManifest, entries: PackedEntries): Set<s
 
 /** The text of a manifest file: its head line, then its entries' lines (a small folder). */
 export function manifestText(manifest: FolderManifest): string {
-  const head: Omit<FolderManifest, "entries"> = { v: manifest.v, gen: manifest.gen };
+  const head: Omit<FolderManifest, "entries"> = { v: manifest.v };
   if (manifest.blocks) head.blocks = manifest.blocks;
   return `${JSON.stringify(head)}\n${manifest.entries ? entryLines(manifest.entries) : ""}`;
 }
@@ -274,10 +284,10 @@ function parseLines(text: string): PackedEntries | null {
 /** Reads a manifest file whole, or null when it is not one this format knows (an older tree). */
 export function parseManifest(text: string): FolderManifest | null {
   const head = headOf(text);
-  if (!head || typeof head.gen !== "string") return null;
-  if (head.blocks) return Array.isArray(head.blocks) ? { v: MANIFEST_VERSION, gen: head.gen, blocks: head.blocks } : null;
+  if (!head) return null;
+  if (head.blocks) return Array.isArray(head.blocks) ? { v: MANIFEST_VERSION, blocks: head.blocks } : null;
   const entries = parseLines(text);
-  return entries && { v: MANIFEST_VERSION, gen: head.gen, entries };
+  return entries && { v: MANIFEST_VERSION, entries };
 }
 
 /** Reads a block file whole, or null when it is not one. */
@@ -332,5 +342,5 @@ function compareName(bytes: Uint8Array, start: number, end: number, key: Uint8Ar
 export function manifestHead(bytes: Uint8Array): { blocks?: ManifestBlock[] } | null {
   const end = bytes.indexOf(0x0a);
   const head = headOf(decoder.decode(end < 0 ? bytes : bytes.subarray(0, end)));
-  return head && typeof head.gen === "string" ? { blocks: Array.isArray(head.blocks) ? head.blocks : undefined } : null;
+  return head ? { blocks: Array.isArray(head.blocks) ? head.blocks : undefined } : null;
 }
