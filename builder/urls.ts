@@ -7,6 +7,8 @@ import { HYDRA_API_DOC } from "./wire.js";
 
 /** Encodes a query value; `:` `/` `@` stay readable (they are legal in a query). */
 export function encodeQueryValue(value: string): string {
+  // Most values (URNs, references) need no escape: what encodeURIComponent keeps, and `:` `/` `@`.
+  if (/^[A-Za-z0-9\-_.!~*'():/@]*$/.test(value)) return value;
   return encodeURIComponent(value).replace(/%3A/gi, ":").replace(/%2F/gi, "/").replace(/%40/gi, "@");
 }
 
