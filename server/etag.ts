@@ -1,10 +1,11 @@
 // One ETag policy for every reader and host, strong on every response that has one (the
-// write API's If-Match compares strongly). A stored response's tag is its file's identity
-// as nginx computes it, `"<mtime in seconds, hex>-<size, hex>"`, so a client that read a
-// passage through the generated nginx rules and one that read it from `dts serve` hold the
-// same tag (the tree writer makes every rewrite change that identity, see DiskSink). A
-// computed response, or a stored one whose host gives no strong tag, is tagged by a hash of
-// its bytes. Web Crypto only: the Worker and edge readers use this too.
+// write API's If-Match compares strongly). A stored response's tag is the one its manifest
+// entry holds, a hash of its bytes (builder/tree/tags.ts), which every host sends (dts serve,
+// the Worker, the edge function, nginx's njs, Apache's map); a computed response is tagged by
+// the same hash of its bytes, so one representation has one tag whoever answered. A
+// precompressed sibling (another representation) is tagged by its file's identity as nginx
+// computes it, `"<mtime in seconds, hex>-<size, hex>"`, or by a hash of its bytes where the host
+// gives no strong tag. Web Crypto only: the Worker and edge readers use this too.
 
 /** The tag nginx (and `dts serve`) sends for a file of this modification time and size. */
 export function fileTag(mtimeMs: number, size: number): string {

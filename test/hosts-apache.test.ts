@@ -3,9 +3,9 @@
 // apache` writes, and `dts serve` as the upstream of what the tree does not hold: the same
 // conformance suite as `dts serve`. The map program's line protocol is tested on its own.
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { spawn } from "node:child_process";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +14,7 @@ import { makeSite } from "../builder/site.js";
 import { readEntry } from "../builder/tree/folder-store.js";
 import { documentFolder } from "../builder/tree/layout.js";
 import { type RunningServer, startServer } from "../server/serve.js";
+import { APACHE, type RunningApache, startApache } from "./helpers/apache.js";
 import { CATULLUS, documentPath, GEORGICS } from "./helpers/embedded.js";
 import {
   COMPUTED_REQUESTS,
@@ -24,21 +25,6 @@ import {
   STORED_REQUESTS,
 } from "./helpers/hosts-conformance.js";
 import { EMBEDDED } from "./helpers/tree.js";
-
-const MODULES = "/usr/lib/apache2/modules";
-function apacheBinary(): string | null {
-  for (const candidate of ["/usr/sbin/apache2", "apache2"]) {
-    try {
-      execFileSync(candidate, ["-v"], { stdio: "ignore" });
-      return existsSync(join(MODULES, "mod_rewrite.so")) ? candidate : null;
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-const APACHE = apacheBinary();
-if (!APACHE) console.warn("apache2 is not installed (apt-get install apache2): skipping the Apache integration test");
 
 const RULES = "_hosts/apache";
 const site = makeSite({ layout: "files" });
@@ -163,62 +149,17 @@ describe("the RewriteMap program", () => {
 
 describe.skipIf(!APACHE)("Apache with the generated example site and config snippet", () => {
   let upstream: RunningServer;
-  let apache: ChildProcess;
+  let apache: RunningApache;
   let apacheUrl: string;
-  let stderr = "";
 
   beforeAll(async () => {
     upstream = await startServer({ dist, site, port: upPort, host: "127.0.0.1" });
-    const port = await freePort();
-    apacheUrl = `http://127.0.0.1:${port}`;
-    // Only what the snippet says it needs (mod_mime is not: the rules set the types).
-    const modules = ["mpm_event", "authz_core", "rewrite", "headers", "proxy", "proxy_http"];
-    const root = process.getuid?.() === 0;
-    // As root, Apache's children and the map program run as nobody, who can read node and the tree.
-    const mapUser = root ? "nobody:nogroup" : `${userInfo().username}:${execFileSync("id", ["-gn"], { encoding: "utf8" }).trim()}`;
-    // The example site as a user would copy it (it includes the snippet), on the test's address.
-    const example = readFileSync(join(dist, RULES, "apache.conf.example"), "utf8").replace(
-      "<VirtualHost *:80>",
-      `<VirtualHost 127.0.0.1:${port}>`,
-    );
-    writeFileSync(
-      join(work, "httpd.conf"),
-      `ServerRoot ${work}
-ServerName 127.0.0.1
-Listen 127.0.0.1:${port}
-PidFile ${join(work, "httpd.pid")}
-DefaultRuntimeDir ${work}
-DocumentRoot ${work}
-ErrorLog ${join(work, "error.log")}
-LogLevel warn ${process.env.DTS_APACHE_TRACE ? "rewrite:trace3" : ""}
-${modules.map((m) => `LoadModule ${m}_module ${MODULES}/mod_${m}.so`).join("\n")}
-${root ? "User nobody\nGroup nogroup" : ""}
-Define DTS_MAP_USER ${mapUser}
-<Directory />
-    AllowOverride None
-    Require all denied
-</Directory>
-${example}`,
-    );
-    apache = spawn(APACHE!, ["-f", join(work, "httpd.conf"), "-DFOREGROUND"], { stdio: ["ignore", "ignore", "pipe"] });
-    apache.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-    for (let i = 0; ; i++) {
-      if (apache.exitCode !== null || i > 100) throw new Error(`apache did not start: ${stderr}${readLog(work)}`);
-      try {
-        await rawRequest(apacheUrl, "/__ready");
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    apache = await startApache(work, dist);
+    apacheUrl = apache.url;
   });
 
   afterAll(async () => {
-    if (apache && apache.exitCode === null) {
-      const exited = new Promise((r) => apache.once("exit", r));
-      apache.kill("SIGTERM");
-      await exited;
-    }
+    await apache?.stop();
     await upstream?.close().catch(() => undefined);
   });
 
@@ -226,7 +167,7 @@ ${example}`,
     try {
       for (const path of [...STORED_REQUESTS, ...COMPUTED_REQUESTS]) await expectSameAnswer(upstream.url, apacheUrl, path);
     } catch (e) {
-      throw new Error(`${(e as Error).message}\n${readLog(work)}`);
+      throw new Error(`${(e as Error).message}\n${apache.log()}`);
     }
   });
 
@@ -278,11 +219,3 @@ ${example}`,
     expect(range.status).toBe(503);
   });
 });
-
-function readLog(work: string): string {
-  try {
-    return readFileSync(join(work, "error.log"), "utf8");
-  } catch {
-    return "";
-  }
-}

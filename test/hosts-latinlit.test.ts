@@ -2,9 +2,11 @@
 // documents, 313,168 passages) built in the packed layout with the nginx, Cloudflare and Netlify
 // rules. Each host's deployable set is within its documented limits, nginx's rules stay small
 // and it listens at once, and real nginx (with njs) and the Worker in workerd answer a sample
-// of requests of every kind exactly as `dts serve` does.
+// of requests of every kind exactly as `dts serve` does. Apache, which needs one file per body,
+// answers the same kinds of request on a slice of the library (every sixth author), to keep
+// the run's disk use down (the whole library is 644,000 files in that layout).
 
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +14,8 @@ import { type BuildReport, build } from "../builder/build/build.js";
 import type { HostResult } from "../builder/hosts/common.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { expectSameAnswer } from "./helpers/hosts-conformance.js";
+import { APACHE, type RunningApache, startApache } from "./helpers/apache.js";
+import { expectSameAnswer, freePort } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { sampleRequests } from "./helpers/samples.js";
 import { HAS_SHARED, SHARED, SHARED_SKIP } from "./helpers/tree.js";
@@ -90,5 +93,42 @@ describe.skipIf(!HAS_SHARED)("latinLit on static hosts", () => {
   it("the Worker in workerd answers the same sample as dts serve does", async (ctx) => {
     if (typeof worker === "string") ctx.skip();
     for (const path of sample) await expectSameAnswer(reference.url, (worker as RunningWorker).url, path);
+  }, 300_000);
+});
+
+describe.skipIf(!HAS_SHARED || !APACHE)("a slice of latinLit on Apache (one file per body)", () => {
+  const site = makeSite({ layout: "files" });
+  let work: string;
+  let reference: RunningServer;
+  let apache: RunningApache;
+  let sample: string[];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "dts-latinlit-apache-"));
+    chmodSync(work, 0o755);
+    const corpus = join(work, "corpus");
+    const authors = readdirSync(join(SHARED, "latinLit/data")).filter((_, i) => i % 6 === 0);
+    for (const a of authors) cpSync(join(SHARED, "latinLit/data", a), join(corpus, "data", a), { recursive: true });
+    const dist = join(work, "dist");
+    const upstream = await freePort();
+    await build({ corpus, out: dist, site, hosts: { hosts: ["apache"], upstream: `http://127.0.0.1:${upstream}` } });
+    reference = await startServer({ dist, site, port: upstream, host: "127.0.0.1" });
+    apache = await startApache(work, dist);
+    sample = sampleRequests(dist, site, 2);
+  }, 300_000);
+
+  afterAll(async () => {
+    await apache?.stop();
+    await reference?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("Apache answers a sample of every kind of request as dts serve does", async () => {
+    expect(sample.length).toBeGreaterThan(100);
+    try {
+      for (const path of sample) await expectSameAnswer(reference.url, apache.url, path);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}\n${apache.log()}`);
+    }
   }, 300_000);
 });

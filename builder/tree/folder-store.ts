@@ -160,19 +160,25 @@ export function writeFolder(
   let written = 0;
   for (const [name, data] of packed.files) {
     // Named by their content: a file already there (a block the update did not change) is this
-    // one; a new name no reader knows yet needs no temporary.
+    // one. Each is written whole under a temporary name first, so a name on disk is always
+    // complete (a crash mid-write must not leave a short file that a later update would reuse).
     if (existsSync(join(dir, name))) continue;
-    writeFileSync(join(dir, name), data);
+    replaceFile(join(dir, name), data);
     bytes += data.length;
     written++;
   }
   const manifest = manifestText(packed.manifest);
-  const temp = join(dir, `${MANIFEST}.tmp-${process.pid}-${threadId}`);
-  writeFileSync(temp, manifest);
-  renameSync(temp, join(dir, MANIFEST));
+  replaceFile(join(dir, MANIFEST), manifest);
   remember(dir, manifest, { manifest: packed.manifest, entries: packed.entries });
   removeUnnamed(dir, filesOf(packed.manifest, packed.entries));
   return { files: written + 1, bytes: bytes + Buffer.byteLength(manifest) };
+}
+
+/** Writes `file` through a temporary sibling renamed over it: readers see it whole or not at all. */
+export function replaceFile(file: string, data: string | Uint8Array): void {
+  const temp = `${file}.tmp-${process.pid}-${threadId}`;
+  writeFileSync(temp, data);
+  renameSync(temp, file);
 }
 
 /**

@@ -2,14 +2,14 @@
 // request-to-path function) packed with their manifest as packed-folder.ts lays them out, and
 // the data files beside them (indexes, the catalogue) as they are.
 
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { readBytesOr } from "../read-files.js";
 import type { DtsResponse } from "../render/response.js";
 import type { StoredResponse } from "../responses.js";
 import type { TreeLayout } from "../site.js";
-import { type FileSink, packOptions, writeFolder } from "./folder-store.js";
+import { type FileSink, packOptions, replaceFile, writeFolder } from "./folder-store.js";
 import { GENERATION_FILE, requestToPath, splitTreePath } from "./layout.js";
 import type { KeptEntry, StoredBody } from "./packed-folder.js";
 
@@ -26,13 +26,8 @@ export class DiskSink implements FileSink {
       this.made.add(folder);
     }
     const full = join(root, path);
-    if (atomic) {
-      const temp = `${full}.tmp-${process.pid}-${threadId}`;
-      writeFileSync(temp, data);
-      renameSync(temp, full);
-    } else {
-      writeFileSync(full, data);
-    }
+    if (atomic) replaceFile(full, data);
+    else writeFileSync(full, data);
   }
 }
 
