@@ -56,7 +56,6 @@ const ctx = (root: string): HostContext => ({
   out: root,
   site,
   upstream: "http://127.0.0.1:8080",
-  compressed: false,
   maxBody: DEFAULT_MAX_BODY,
 });
 

@@ -23,8 +23,6 @@ export interface HostContext {
   site: Site;
   /** The `dts serve` that answers what the tree does not hold, for hosts that proxy to it. */
   upstream: string;
-  /** True when `.gz` and `.br` siblings were written. */
-  compressed: boolean;
   /** The largest write body the upstream accepts (its --max-body), which a proxy must pass. */
   maxBody: number;
 }

@@ -82,7 +82,6 @@ export async function writeHostFiles(root: string, out: string, site: Site, opti
     out,
     site,
     upstream: options.upstream ?? DEFAULT_UPSTREAM,
-    compressed: Boolean(options.compress),
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
   };
   for (const host of hosts) {
