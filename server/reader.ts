@@ -23,6 +23,7 @@ import {
   navigationFolder,
   requestToPath,
   splitTreePath,
+  treePath,
   WHOLE_DOCUMENT,
 } from "../builder/tree/layout.js";
 import {
@@ -58,9 +59,6 @@ export interface ReaderOptions {
 }
 
 const GENERATION_CHECK_MS = 1000;
-
-/** A file of a tree folder ("" is the root). */
-const inFolder = (folder: string, name: string): string => (folder ? `${folder}/${name}` : name);
 
 /** What a manifest file holds: a folder's manifest, or a block of one. */
 interface FolderIndex {
@@ -182,7 +180,7 @@ export class TreeReader {
       if (entry.status !== 200) return [];
       const storage = this.options.storage;
       const encodings = Object.keys(SIBLING_SUFFIX) as Encoding[];
-      const file = inFolder(folder, entry.file);
+      const file = treePath(folder, entry.file);
       const siblings =
         entry.offset === 0 && hasPrecompressed(storage) ? await Promise.all(encodings.map((e) => storage.readEncoded(file, e))) : [];
       const tags = await Promise.all(siblings.map((f) => (f ? strongTag(f.etag, f.body) : null)));
@@ -209,7 +207,7 @@ export class TreeReader {
     const entry = await this.entry(folder, name);
     if (!entry) return null;
     const storage = this.options.storage;
-    const file = inFolder(folder, entry.file);
+    const file = treePath(folder, entry.file);
     const head = { status: entry.status, type: entry.type, link: entry.link };
     // A body alone in its file (offset 0: large bodies are) may have precompressed siblings.
     const encoded =
@@ -237,7 +235,7 @@ export class TreeReader {
     const key = block ? `${folder}\n${block}` : folder;
     let m = this.manifests.get(key);
     if (!m) {
-      const path = inFolder(folder, block ?? MANIFEST);
+      const path = treePath(folder, block ?? MANIFEST);
       m = this.options.storage.read(path).then((f) => {
         if (!f) return null;
         const text = new TextDecoder().decode(f.body);
@@ -269,7 +267,7 @@ export class TreeReader {
     if (!t) {
       const folder = documentFolder(id);
       const source = this.entry(folder, WHOLE_DOCUMENT).then((e) =>
-        e ? readRange(this.options.storage, inFolder(folder, e.file), e.offset, e.length) : null,
+        e ? readRange(this.options.storage, treePath(folder, e.file), e.offset, e.length) : null,
       );
       t = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), source]).then(([index, body]) =>
         index && body ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), body) : null,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { readFolder } from "../tree/folder-store.js";
-import { MANIFEST, SIBLING_SUFFIX } from "../tree/layout.js";
+import { MANIFEST, SIBLING_SUFFIX, treePath } from "../tree/layout.js";
 import { isAlone } from "../tree/packed-folder.js";
 import { HOSTS_FOLDER } from "./common.js";
 
@@ -30,8 +30,7 @@ function* manifestFolders(root: string, folder = ""): Generator<string> {
   const entries = readdirSync(join(root, folder), { withFileTypes: true });
   if (entries.some((e) => e.isFile() && e.name === MANIFEST)) yield folder;
   for (const e of entries) {
-    if (e.isDirectory() && !(folder === "" && e.name === HOSTS_FOLDER))
-      yield* manifestFolders(root, folder ? `${folder}/${e.name}` : e.name);
+    if (e.isDirectory() && !(folder === "" && e.name === HOSTS_FOLDER)) yield* manifestFolders(root, treePath(folder, e.name));
   }
 }
 
@@ -41,7 +40,7 @@ export async function precompressTree(root: string, threshold = COMPRESS_THRESHO
   for (const folder of manifestFolders(root)) {
     for (const entry of Object.values(readFolder(root, folder)?.entries ?? {})) {
       if (entry.offset !== 0 || entry.length < threshold) continue;
-      const path = folder ? `${folder}/${entry.file}` : entry.file;
+      const path = treePath(folder, entry.file);
       if (isAlone(entry, statSync(join(root, path), { throwIfNoEntry: false })?.size ?? -1)) jobs.push(path);
     }
   }

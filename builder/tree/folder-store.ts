@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { readTextOr } from "../read-files.js";
 import type { TreeLayout } from "../site.js";
-import { MANIFEST, SIBLING_SUFFIX } from "./layout.js";
+import { MANIFEST, SIBLING_SUFFIX, treePath } from "./layout.js";
 import {
   entryIn,
   type FolderManifest,
@@ -42,8 +42,6 @@ export interface FolderContents {
   /** Every entry, from the manifest and its blocks. */
   entries: PackedEntries;
 }
-
-const inFolder = (folder: string, name: string): string => (folder ? `${folder}/${name}` : name);
 
 /**
  * The last folders read, by their manifest's text: a manifest names its blocks by their content,
@@ -133,11 +131,11 @@ export function writeFolder(
     const packed = packFolder(items, options);
     let bytes = 0;
     for (const [name, data] of packed.files) {
-      write.sink.write(root, inFolder(folder, name), data, false);
+      write.sink.write(root, treePath(folder, name), data, false);
       bytes += data.length;
     }
     const manifest = manifestText(packed.manifest);
-    write.sink.write(root, inFolder(folder, MANIFEST), manifest, false);
+    write.sink.write(root, treePath(folder, MANIFEST), manifest, false);
     return { files: packed.files.length + 1, bytes: bytes + Buffer.byteLength(manifest) };
   }
   const previous = readFolder(root, folder);
@@ -146,11 +144,12 @@ export function writeFolder(
   const kept = items.map((item): StoredBody | KeptEntry => {
     if ("entry" in item) return item;
     const was = entryIn(old, item.name);
-    if (was && was.status === item.head.status && was.type === item.head.type && was.link === item.head.link) {
-      if (was.length === item.body.length && was.etag === options.etag(item.body)) return { name: item.name, entry: was };
-    }
+    const same = was && was.status === item.head.status && was.type === item.head.type && was.link === item.head.link;
+    // The tag is computed once: compared here, then written by packFolder when the body changed.
+    const etag = same && was.length === item.body.length ? options.etag(item.body) : undefined;
+    if (was && etag === was.etag) return { name: item.name, entry: was };
     changed = true;
-    return item;
+    return { ...item, etag };
   });
   if (!changed) return { files: 0, bytes: 0 };
   const packed = packFolder(compacted(root, folder, kept), options);
@@ -198,7 +197,7 @@ function compacted(root: string, folder: string, items: (StoredBody | KeptEntry)
   return items.map((item) => {
     if (!("entry" in item)) return item;
     const body = readBody(root, folder, item.entry);
-    if (!body) throw new Error(`${inFolder(folder, item.entry.file)}: a stored body is missing; rebuild with --full`);
+    if (!body) throw new Error(`${treePath(folder, item.entry.file)}: a stored body is missing; rebuild with --full`);
     const { status, type, link } = item.entry;
     return { name: item.name, head: { status, type, link }, body };
   });

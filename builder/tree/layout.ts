@@ -81,6 +81,11 @@ export function requestToPath(req: DtsRequest): string | null {
   }
 }
 
+/** A file of a tree folder ("" is the root): the inverse of splitTreePath. */
+export function treePath(folder: string, name: string): string {
+  return folder ? `${folder}/${name}` : name;
+}
+
 /** A tree path's folder ("" at the root) and file name: a folder's manifest names its files. */
 export function splitTreePath(path: string): { folder: string; name: string } {
   const slash = path.lastIndexOf("/");

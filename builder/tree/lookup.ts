@@ -7,7 +7,7 @@
 
 import { type DtsRequest, readRequest } from "../request.js";
 import type { Site } from "../site.js";
-import { MANIFEST, requestToPath } from "./layout.js";
+import { MANIFEST, requestToPath, splitTreePath, treePath } from "./layout.js";
 import { findEntry, locate, manifestHead, type PackedEntry } from "./packed-folder.js";
 
 export interface StoredLookup {
@@ -30,11 +30,8 @@ export function lookupStored(pathname: string, search: string, site: Site, readB
   if (request === null || request.kind === "bad") return null;
   const path = requestToPath(request);
   if (path === null) return null;
-  const slash = path.lastIndexOf("/");
-  const folder = slash < 0 ? "" : path.slice(0, slash);
-  const name = path.slice(slash + 1);
-  const inFolder = (file: string): string => (folder ? `${folder}/${file}` : file);
-  const manifest = readBytes(inFolder(MANIFEST));
+  const { folder, name } = splitTreePath(path);
+  const manifest = readBytes(treePath(folder, MANIFEST));
   const head = manifest === null ? null : manifestHead(manifest);
   if (manifest === null || head === null) return null;
   if (!head.blocks) {
@@ -42,7 +39,7 @@ export function lookupStored(pathname: string, search: string, site: Site, readB
     return entry === null ? null : { request, folder, entry };
   }
   const where = locate({ v: 3, blocks: head.blocks }, name);
-  const block = where && "block" in where ? readBytes(inFolder(where.block)) : null;
+  const block = where && "block" in where ? readBytes(treePath(folder, where.block)) : null;
   const entry = block === null ? null : findEntry(block, name);
   return entry === null ? null : { request, folder, entry };
 }

@@ -77,6 +77,8 @@ export interface StoredBody {
   name: string;
   head: StoredHead;
   body: Uint8Array;
+  /** Its tag, when the caller has computed it already. */
+  etag?: string;
 }
 
 /** A response whose body stays where an earlier version of the folder put it. */
@@ -151,7 +153,7 @@ export function packFolder(items: (StoredBody | KeptEntry)[], options: PackOptio
       continue;
     }
     const body = item.body;
-    const entry: PackedEntry = { ...item.head, etag: options.etag(body), file: "", offset: 0, length: body.length };
+    const entry: PackedEntry = { ...item.head, etag: item.etag ?? options.etag(body), file: "", offset: 0, length: body.length };
     entries[item.name] = entry;
     if (options.packBytes <= 0 || body.length >= options.aloneBytes || body.length >= options.packBytes) {
       entry.file = packFileName(options.hash(entry.etag));

@@ -11,7 +11,7 @@
 import { readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Site } from "../../builder/site.js";
-import { GENERATION_FILE, SITE_FILE } from "../../builder/tree/layout.js";
+import { GENERATION_FILE, SITE_FILE, treePath } from "../../builder/tree/layout.js";
 import { lookupStored } from "../../builder/tree/lookup.js";
 import { isAlone, isPackingFile } from "../../builder/tree/packed-folder.js";
 import { JSONLD_TYPE, TEI_TYPE } from "../../builder/wire.js";
@@ -60,7 +60,7 @@ export function answerRequestLine(line: string, tree: MapTree): string {
   const type = typeWord(entry.type);
   // Apache sends whole files with a 200: a body packed with others, or another status, is dts serve's.
   if (entry.status !== 200 || type === null || entry.offset !== 0 || !isPackingFile(entry.file)) return NO_ANSWER;
-  const file = folder ? `${folder}/${entry.file}` : entry.file;
+  const file = treePath(folder, entry.file);
   const size = tree.fileSize(file);
   if (size === null || !isAlone(entry, size)) return NO_ANSWER;
   // The answer is split on spaces and copied into headers: nothing else may hold a space or a control character.

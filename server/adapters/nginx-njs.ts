@@ -9,10 +9,11 @@
 // beside the rules. The location sets `$dts_tree` to the tree's folder.
 
 import type { Site } from "../../builder/site.js";
-import { SITE_FILE } from "../../builder/tree/layout.js";
+import { SITE_FILE, treePath } from "../../builder/tree/layout.js";
 import { lookupStored } from "../../builder/tree/lookup.js";
 import type { PackedEntry } from "../../builder/tree/packed-folder.js";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../../builder/wire.js";
+import { fileTag } from "../etag.js";
 import { acceptedEncodings, type Encoding, SIBLING_SUFFIX } from "../precompressed.js";
 
 /** The parts of njs's request object this uses. */
@@ -77,11 +78,9 @@ function readPart(fs: NjsFs, path: string, offset: number, length: number): Uint
   }
 }
 
-/** A file's identity as nginx tags it (and `dts serve`, server/etag.ts): mtime and size in hex. */
-function fileTag(fs: NjsFs, path: string): string | null {
+function statOr(fs: NjsFs, path: string): { size: number; mtimeMs: number } | null {
   try {
-    const s = fs.statSync(path);
-    return `"${Math.floor(s.mtimeMs / 1000).toString(16)}-${s.size.toString(16)}"`;
+    return fs.statSync(path);
   } catch {
     return null;
   }
@@ -98,12 +97,12 @@ function body(
     const encodings = acceptedEncodings(acceptEncoding ?? null);
     for (let i = 0; i < encodings.length; i++) {
       const sibling = file + SIBLING_SUFFIX[encodings[i]];
-      const tag = fileTag(fs, sibling);
-      const plain = tag === null ? null : fs.statSync(file);
+      const own = statOr(fs, sibling);
+      const plain = own && statOr(fs, file);
       // A sibling older than its file is stale (dts serve reads it the same way).
-      if (tag === null || plain === null || fs.statSync(sibling).mtimeMs < plain.mtimeMs) continue;
-      const bytes = readPart(fs, sibling, 0, fs.statSync(sibling).size);
-      if (bytes) return { bytes, etag: tag, encoding: encodings[i] };
+      if (!own || !plain || own.mtimeMs < plain.mtimeMs) continue;
+      const bytes = readPart(fs, sibling, 0, own.size);
+      if (bytes) return { bytes, etag: fileTag(own.mtimeMs, own.size), encoding: encodings[i] };
     }
   }
   const bytes = readPart(fs, file, entry.offset, entry.length);
@@ -137,7 +136,7 @@ function read(r: NjsRequest): { status: number; body?: Uint8Array } | null {
   );
   if (found === null) return null;
   const entry = found.entry;
-  const file = `${tree}/${found.folder ? `${found.folder}/` : ""}${entry.file}`;
+  const file = `${tree}/${treePath(found.folder, entry.file)}`;
   const sent = body(fs, file, entry, r.headersIn["Accept-Encoding"]);
   // A file gone since the manifest was read (a rebuild in between): dts serve answers.
   if (sent === null) return null;
