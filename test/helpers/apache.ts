@@ -3,10 +3,11 @@
 // program), with a `dts serve` as its upstream.
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { freePort, rawRequest } from "./hosts-conformance.js";
+import { PROJECT } from "./tree.js";
 
 const MODULES = "/usr/lib/apache2/modules";
 
@@ -23,6 +24,14 @@ function apacheBinary(): string | null {
 }
 
 export const APACHE = apacheBinary();
+
+/** True when every folder from the root down to `dir` lets other users through (o+x). */
+function reachableByOthers(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (dirname(d) === d) return true;
+  }
+}
 if (!APACHE) console.warn("apache2 is not installed (apt-get install apache2): skipping the Apache integration tests");
 
 export interface RunningApache {
@@ -39,8 +48,11 @@ export async function startApache(work: string, dist: string): Promise<RunningAp
   // Only what the snippet says it needs (mod_mime is not: the rules set the types).
   const modules = ["mpm_event", "authz_core", "rewrite", "headers", "proxy", "proxy_http"];
   const root = process.getuid?.() === 0;
-  // As root, Apache's children and the map program run as nobody, who can read node and the tree.
-  const mapUser = root ? "nobody:nogroup" : `${userInfo().username}:${execFileSync("id", ["-gn"], { encoding: "utf8" }).trim()}`;
+  // As root, Apache's children run as nobody, and so does the map program when nobody can reach
+  // this project (it imports the project's compiled code); a checkout inside a private folder
+  // (`mktemp -d` is 0700) cannot be, and there the map runs as root.
+  const own = `${userInfo().username}:${execFileSync("id", ["-gn"], { encoding: "utf8" }).trim()}`;
+  const mapUser = !root ? own : reachableByOthers(PROJECT) ? "nobody:nogroup" : "root:root";
   // The example site as a user would copy it (it includes the snippet), on the test's address.
   const example = readFileSync(join(dist, "_hosts/apache/apache.conf.example"), "utf8").replace(
     "<VirtualHost *:80>",
