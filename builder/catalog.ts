@@ -54,6 +54,8 @@ export interface TextSummary {
   hasText: boolean;
   maxCiteDepth: number;
   citeStructure: CiteStructureJson[];
+  /** Citation trees besides the default (DTS 1.0 `tree`), when the text declares any. */
+  trees?: { identifier: string; citeStructure: CiteStructureJson[] }[];
   /** The TEI file exists but is not well-formed XML: where, for the answers that say so. */
   unreadable?: UnreadableSource;
 }

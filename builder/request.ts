@@ -4,9 +4,13 @@
 import { DtsError } from "./error.js";
 import { firstValue, queryPairs } from "./query.js";
 import { OPEN_RANGE } from "./render/messages.js";
-import type { Site } from "./site.js";
+import { type Site, servesApi } from "./site.js";
+import { readV1Request, type V1Endpoint, type V1Request, v1EndpointOf } from "./v1/request.js";
 
-export type DtsRequest =
+export type DtsRequest = DraftRequest | V1Request;
+
+/** A request of the 1-draft2 API. */
+export type DraftRequest =
   | { kind: "entry" }
   | { kind: "docs" }
   | { kind: "context" }
@@ -25,7 +29,7 @@ export type DtsRequest =
       page?: number;
     };
 
-export type Endpoint = "entry" | "docs" | "context" | "collection" | "document" | "navigation";
+export type Endpoint = "entry" | "docs" | "context" | "collection" | "document" | "navigation" | V1Endpoint;
 
 /** A request that could not be read: the error, and the endpoint it was for (which says its format). */
 export class BadRequest extends DtsError {
@@ -44,6 +48,9 @@ export class BadRequest extends DtsError {
 export function endpointOf(pathname: string, site: Site): Endpoint | null {
   if (!pathname.startsWith(site.basePath)) return null;
   const rest = pathname.slice(site.basePath.length).replace(/\/+$/, "");
+  const v1 = v1EndpointOf(rest);
+  if (v1 !== null) return servesApi(site, "1.0") ? v1 : null;
+  if (!servesApi(site, "1-draft2")) return null;
   switch (rest) {
     case "":
       return "entry";
@@ -110,6 +117,7 @@ export function parseRequest(url: URL, site: Site): DtsRequest | BadRequest | nu
 export function readRequest(pathname: string, search: string, site: Site): DtsRequest | Refusal | null {
   const endpoint = endpointOf(pathname, site);
   if (endpoint === null) return null;
+  if (endpoint.startsWith("v1-")) return readV1Request(pathname.slice(site.basePath.length), search, endpoint as V1Endpoint);
   const pairs = queryPairs(search);
   const param = (name: string): string | null => firstValue(pairs, name);
   const get = (name: string): string | undefined => {
@@ -168,5 +176,7 @@ export function readRequest(pathname: string, search: string, site: Site): DtsRe
       if (page !== undefined && max === undefined) return bad(endpoint, "page needs max, the number of members per page");
       return { kind: "navigation", id, ref, start, end, down, groupBy, max, page };
     }
+    default:
+      return null;
   }
 }

@@ -14,14 +14,39 @@ export interface Site {
    * the choice existed: packed.
    */
   layout?: TreeLayout;
+  /** The API versions the tree serves (absent in trees built before 1.0: 1-draft2 only). */
+  apis?: ApiVersion[];
+  /**
+   * The public URL the tree is served at (scheme, host, and any path before `basePath`, no
+   * trailing slash). DTS 1.0 templates and identifiers are absolute under it; without it they
+   * are root-relative and `dts serve` makes them absolute from each request.
+   */
+  siteUrl?: string;
+  /** DTS 1.0's Level 0 static profile: path-style templates, each URL a file (v1/static-paths.ts). */
+  staticPaths?: boolean;
 }
+
+export const API_VERSIONS = ["1-draft2", "1.0"] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+export const servesApi = (site: Site, api: ApiVersion): boolean => (site.apis ?? ["1-draft2"]).includes(api);
 
 export const LAYOUTS = ["packed", "files"] as const;
 export type TreeLayout = (typeof LAYOUTS)[number];
 
 import { PUBLISHED_CONTEXT } from "./wire.js";
 
-export function makeSite(options: { basePath?: string; pageSize?: number; localContext?: boolean; layout?: TreeLayout } = {}): Site {
+export interface SiteOptions {
+  basePath?: string;
+  pageSize?: number;
+  localContext?: boolean;
+  layout?: TreeLayout;
+  apis?: ApiVersion[];
+  siteUrl?: string;
+  staticPaths?: boolean;
+}
+
+export function makeSite(options: SiteOptions = {}): Site {
   const raw = options.basePath ?? "/api/dts";
   const basePath = raw === "/" ? "" : "/" + raw.replace(/^\/+|\/+$/g, "");
   const pageSize = options.pageSize ?? 100;
@@ -31,5 +56,23 @@ export function makeSite(options: { basePath?: string; pageSize?: number; localC
     pageSize,
     context: options.localContext ? `${basePath}/context.json` : PUBLISHED_CONTEXT,
     layout: options.layout ?? "packed",
+    apis: options.apis ?? ["1-draft2"],
+    ...(options.siteUrl !== undefined ? { siteUrl: checkSiteUrl(options.siteUrl) } : {}),
+    ...(options.staticPaths ? { staticPaths: true } : {}),
   };
+}
+
+/** A site URL as the templates use it: http(s), no query or fragment, no trailing slash. */
+export function checkSiteUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`the site URL must be an absolute http or https URL, such as https://example.org/edition, not "${value}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`the site URL must be http or https, not ${url.protocol}`);
+  if (url.search || url.hash || url.username || url.password) {
+    throw new Error(`the site URL must have no query, fragment or credentials: "${value}"`);
+  }
+  return url.href.replace(/\/+$/, "");
 }

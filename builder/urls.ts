@@ -3,6 +3,7 @@
 
 import type { DtsRequest } from "./request.js";
 import type { Site } from "./site.js";
+import { v1Url } from "./v1/urls.js";
 import { HYDRA_API_DOC } from "./wire.js";
 
 /** Encodes a query value; `:` `/` `@` stay readable (they are legal in a query). */
@@ -105,5 +106,7 @@ export function requestUrl(site: Site, req: DtsRequest): string {
       );
     case "navigation":
       return navigationUrl(site, req.id, req);
+    default:
+      return v1Url(site, req);
   }
 }

@@ -24,3 +24,8 @@ export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 
 export const TEI_TYPE = "application/tei+xml";
 export const JSONLD_TYPE = "application/ld+json";
+
+/** DTS 1.0: the published context (valid JSON), and the namespace its Document wrapper is in. */
+export const V1_CONTEXT = "https://dtsapi.org/context/v1.0.json";
+export const V1_WRAPPER_NS = "https://w3id.org/api/dts#";
+export const DTS_VERSION = "1.0";

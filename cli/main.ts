@@ -12,7 +12,7 @@ import { makeSite, type Site } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
-import { chooseLayout, integer, treeOptions } from "./options.js";
+import { chooseLayout, integer, siteFromOptions, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
 import { printCheck, printHosts, printReport, warningLines, where } from "./report.js";
 import { byteSize, registerWatch } from "./watch.js";
@@ -71,7 +71,7 @@ treeOptions(program.command("build").description("build every GET response of a 
         console.error("dts build: --host is deprecated here, use --target (the same values); --host stays the listen address of dts serve");
       const targets: string[] = [...opts.target, ...opts.host];
       const layout = chooseLayout(opts.layout, targets, opts.out);
-      const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext, layout });
+      const site = siteFromOptions(opts, layout);
       const bar = opts.json ? null : progressBar(process.stderr, "documents");
       const report = await build({
         corpus: opts.corpus,

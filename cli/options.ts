@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { LAYOUTS, type Site, type TreeLayout } from "../builder/site.js";
+import { API_VERSIONS, type ApiVersion, LAYOUTS, makeSite, type Site, type TreeLayout } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
 
 /** A whole number between `min` and `max`, or a message naming the option. */
@@ -15,7 +15,22 @@ export function integer(name: string, min: number, max: number) {
   };
 }
 
-/** `--corpus`, `--out`, `--base-path`, `--page-size`, `--local-context`, `--layout`. */
+/** A comma list of API versions, each known. */
+function apiList(value: string): ApiVersion[] {
+  const asked = value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const unknown = asked.filter((v) => !(API_VERSIONS as readonly string[]).includes(v));
+  if (unknown.length || !asked.length) {
+    throw new InvalidArgumentError(
+      `--api takes ${API_VERSIONS.join(", ")} or both as a comma list (${API_VERSIONS.join(",")}), not "${value}"`,
+    );
+  }
+  return [...new Set(asked)] as ApiVersion[];
+}
+
+/** `--corpus`, `--out`, `--base-path`, `--page-size`, `--local-context`, `--layout`, `--api`, `--site-url`, `--static-paths`. */
 export function treeOptions(command: Command): Command {
   return command
     .option("--corpus <dir>", "corpus folder (CapiTainS or the native layout)", "corpus")
@@ -28,7 +43,37 @@ export function treeOptions(command: Command): Command {
         "--layout <layout>",
         "how responses lie in the tree: packed (a few files per document) or files (one per response, for Apache); left out, the tree's own, else packed",
       ).choices(LAYOUTS),
-    );
+    )
+    .option(
+      "--api <versions>",
+      `the DTS API versions to build: ${API_VERSIONS.join(", ")}, or both ("1-draft2,1.0"); 1.0 is served under <base-path>/v1`,
+      apiList,
+      ["1-draft2"],
+    )
+    .option(
+      "--site-url <url>",
+      "the public URL the tree is served at (e.g. https://user.github.io/edition): DTS 1.0 templates become absolute under it",
+    )
+    .option("--static-paths", "with --api 1.0: the Level 0 static profile, every 1.0 URL a file any file server answers");
+}
+
+/** The site a build command's options describe. */
+export function siteFromOptions(
+  opts: { basePath: string; pageSize: number; localContext?: boolean; api: ApiVersion[]; siteUrl?: string; staticPaths?: boolean },
+  layout: TreeLayout,
+): Site {
+  if (opts.staticPaths && !opts.api.includes("1.0")) {
+    throw new InvalidArgumentError("--static-paths is a profile of DTS 1.0: add --api 1.0 (or --api 1-draft2,1.0)");
+  }
+  return makeSite({
+    basePath: opts.basePath,
+    pageSize: opts.pageSize,
+    localContext: opts.localContext,
+    layout,
+    apis: opts.api,
+    siteUrl: opts.siteUrl,
+    staticPaths: Boolean(opts.staticPaths),
+  });
 }
 
 /**

@@ -6,8 +6,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { CorpusWatcher, describeRebuild } from "../builder/build/watcher.js";
 import { Workspace } from "../builder/build/workspace.js";
 import { count } from "../builder/count.js";
-import { makeSite } from "../builder/site.js";
-import { chooseLayout, treeOptions } from "./options.js";
+import { chooseLayout, siteFromOptions, treeOptions } from "./options.js";
 
 /** `--max-body 4MiB`, `--max-body 500k`, `--max-body 1048576`. */
 export function byteSize(value: string): number {
@@ -35,7 +34,7 @@ export function registerWatch(program: Command, fail: (command: string, error: u
     .action(async (opts) => {
       try {
         const layout = chooseLayout(opts.layout, [], opts.out);
-        const site = makeSite({ basePath: opts.basePath, pageSize: opts.pageSize, localContext: opts.localContext, layout });
+        const site = siteFromOptions(opts, layout);
         const { workspace, report } = await Workspace.open({ corpus: opts.corpus, dist: opts.out, site });
         console.log(
           `dts watch: built ${opts.out} from ${opts.corpus}: ${count(report.documents, "document")}, ${report.documents - report.reused} rebuilt, ${count(report.files, "file")} written in ${report.seconds.toFixed(2)} s`,

@@ -34,7 +34,8 @@ export function createApp(options: AppOptions): Hono {
   if (locks) {
     app.use("*", async (c, next) => {
       if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
-      const id = new URL(c.req.url).searchParams.get("id");
+      const params = new URL(c.req.url).searchParams;
+      const id = params.get("id") ?? params.get("resource");
       if (id === null) return next();
       await locks.read(id, () => next());
     });

@@ -12,6 +12,10 @@ import { noDocument, noEndpoint } from "../builder/render/messages.js";
 import { renderNavigation } from "../builder/render/navigation.js";
 import { type DtsResponse, endpointError, jsonError, renderError } from "../builder/render/response.js";
 import { type DocumentMethod, renderContext, renderDocs, renderEntry } from "../builder/render/service.js";
+import { renderV1Collection } from "../builder/render/v1/collection.js";
+import { renderV1Document, v1DocumentLink } from "../builder/render/v1/document.js";
+import { renderV1Entry } from "../builder/render/v1/entry.js";
+import { renderV1Navigation } from "../builder/render/v1/navigation.js";
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
 import type { Site } from "../builder/site.js";
 import {
@@ -36,7 +40,9 @@ import {
   parseManifest,
 } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
-import { CORS_HEADERS } from "../builder/wire.js";
+import type { V1Request } from "../builder/v1/request.js";
+import { staticPath } from "../builder/v1/static-paths.js";
+import { CORS_HEADERS, JSONLD_TYPE, TEI_TYPE } from "../builder/wire.js";
 import { allowedMethods, type MethodPolicy, preflightHeaders, READ_ONLY } from "./cors.js";
 import { contentTag, strongTag } from "./etag.js";
 import { Lru } from "./lru.js";
@@ -109,7 +115,11 @@ export class TreeReader {
     this.responses.clear();
     if (!kept.catalog) this.library = null;
     this.manifests.delete(documentFolder(id));
-    if (!kept.navigation) this.manifests.delete(navigationFolder(id));
+    this.manifests.delete(`v1/${documentFolder(id)}`);
+    if (!kept.navigation) {
+      this.manifests.delete(navigationFolder(id));
+      this.manifests.delete(`v1/${navigationFolder(id)}`);
+    }
   }
 
   get site(): Site {
@@ -147,22 +157,56 @@ export class TreeReader {
       return this.send(jsonError(site, 404, noEndpoint(url.pathname, site)), headers);
     }
     if (req.kind === "bad") return this.send(badRequest(site, req), headers);
+    if (isV1(req)) return this.answerV1(req, url, headers);
     const path = requestToPath(req);
     if (path !== null) {
       const stored = await this.fromTree(path, headers);
-      if (stored) {
-        // The representation depends on Accept-Encoding wherever siblings may exist.
-        const extra = {
-          ...(stored.vary ? { Vary: "Accept-Encoding" } : {}),
-          ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}),
-        };
-        return this.send(stored.response, headers, stored.etag, undefined, extra);
-      }
+      if (stored) return this.sendStored(stored, headers);
     }
-    const computed = await this.compute(req);
-    // Every Document answer carries a strong tag, for the write API's If-Match.
-    const tag = req.kind === "document" && computed.status === 200 ? await contentTag(computed.body) : undefined;
-    return this.send(computed, headers, tag, DYNAMIC_CACHE_CONTROL);
+    return this.sendComputed(req, await this.compute(req), headers);
+  }
+
+  private sendStored(stored: StoredHit, headers: Headers): Response {
+    // The representation depends on Accept-Encoding wherever siblings may exist.
+    const extra = {
+      ...(stored.vary ? { Vary: "Accept-Encoding" } : {}),
+      ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}),
+    };
+    return this.send(stored.response, headers, stored.etag, undefined, extra);
+  }
+
+  private async sendComputed(req: DtsRequest, computed: DtsResponse, headers: Headers): Promise<Response> {
+    // Every Document answer carries a strong tag, for the write API's If-Match; 1.0 answers too.
+    const tagged = (req.kind === "document" || isV1(req)) && computed.status === 200;
+    return this.send(computed, headers, tagged ? await contentTag(computed.body) : undefined, DYNAMIC_CACHE_CONTROL);
+  }
+
+  /**
+   * A DTS 1.0 request: from the tree when its site URL is known (packed, or the static profile's
+   * plain file), else computed with this request's origin as the site URL, so that the templates
+   * a client expands come back to this server.
+   */
+  private async answerV1(req: V1Request, url: URL, headers: Headers): Promise<Response> {
+    const site = this.options.site;
+    if (site.siteUrl === undefined) return this.sendComputed(req, await this.compute(req, { ...site, siteUrl: url.origin }), headers);
+    if (site.staticPaths) {
+      const file = staticPath(site, req);
+      const stored = file === null ? null : await this.options.storage.read(file);
+      if (stored) {
+        const response: DtsResponse = {
+          status: 200,
+          type: req.kind === "v1-document" ? TEI_TYPE : JSONLD_TYPE,
+          link: req.kind === "v1-document" ? v1DocumentLink(site, req.resource) : "",
+          body: stored.body,
+        };
+        return this.send(response, headers, await strongTag(stored.etag, stored.body));
+      }
+    } else {
+      const path = requestToPath(req);
+      const stored = path === null ? null : await this.fromTree(path, headers);
+      if (stored) return this.sendStored(stored, headers);
+    }
+    return this.sendComputed(req, await this.compute(req), headers);
   }
 
   /**
@@ -277,10 +321,29 @@ export class TreeReader {
     return t;
   }
 
+  /** A document's text, or the answer (in the endpoint's format) that says why it has none. */
+  private async textOf(site: Site, id: string, kind: "document" | "navigation"): Promise<CitedText | DtsResponse> {
+    const library = await this.loadLibrary();
+    const node = library.nodes.get(id);
+    if (node?.kind !== "resource") return kind === "document" ? unknownDocument(site, id) : jsonError(site, 404, noDocument(id));
+    const summary = library.texts.get(id);
+    const text = summary?.hasText ? await this.loadText(id) : null;
+    return text ?? withoutText(site, kind, id, summary?.unreadable);
+  }
+
   /** The response to a request the tree does not hold. */
-  async compute(req: DtsRequest): Promise<DtsResponse> {
-    const site = this.options.site;
+  async compute(req: DtsRequest, site: Site = this.options.site): Promise<DtsResponse> {
     switch (req.kind) {
+      case "v1-entry":
+        return renderV1Entry(site);
+      case "v1-collection":
+        return renderV1Collection(site, req, await this.loadLibrary());
+      case "v1-document":
+      case "v1-navigation": {
+        const text = await this.textOf(site, req.resource, req.kind === "v1-document" ? "document" : "navigation");
+        if (!(text instanceof CitedText)) return text;
+        return req.kind === "v1-document" ? renderV1Document(site, req, text) : renderV1Navigation(site, req, text);
+      }
       case "entry":
         return renderEntry(site);
       case "docs":
@@ -291,16 +354,9 @@ export class TreeReader {
         return renderCollection(site, req, await this.loadLibrary());
       case "document":
       case "navigation": {
-        const library = await this.loadLibrary();
-        const node = library.nodes.get(req.id);
-        const isDoc = req.kind === "document";
-        if (node?.kind !== "resource") {
-          return isDoc ? unknownDocument(site, req.id) : jsonError(site, 404, noDocument(req.id));
-        }
-        const summary = library.texts.get(req.id);
-        const text = summary?.hasText ? await this.loadText(req.id) : null;
-        if (!text) return withoutText(site, req.kind, req.id, summary?.unreadable);
-        return isDoc ? renderDocument(site, req, text) : renderNavigation(site, req, text);
+        const text = await this.textOf(site, req.id, req.kind);
+        if (!(text instanceof CitedText)) return text;
+        return req.kind === "document" ? renderDocument(site, req, text) : renderNavigation(site, req, text);
       }
     }
   }
@@ -316,6 +372,8 @@ export class TreeReader {
     return toResponse(response, { requestHeaders, etag, cacheControl: cacheControl ?? this.options.cacheControl, headers });
   }
 }
+
+const isV1 = (req: DtsRequest): req is V1Request => req.kind.startsWith("v1-");
 
 function badRequest(site: Site, bad: BadRequest): DtsResponse {
   return renderError(site, bad.endpoint, bad);

@@ -22,7 +22,7 @@ export interface ResponseOptions {
 }
 
 export function toResponse(response: DtsResponse, o: ResponseOptions): Response {
-  const headers = new Headers({ "Content-Type": response.type, Link: response.link, ...CORS_HEADERS });
+  const headers = new Headers({ "Content-Type": response.type, ...(response.link ? { Link: response.link } : {}), ...CORS_HEADERS });
   if (response.location) headers.set("Location", response.location);
   headers.set("Cache-Control", o.etag ? (o.cacheControl ?? STATIC_CACHE_CONTROL) : DYNAMIC_CACHE_CONTROL);
   if (o.etag) headers.set("ETag", o.etag);

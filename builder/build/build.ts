@@ -17,6 +17,7 @@ import { CATALOG_FILE, encodeName, SITE_FILE } from "../tree/layout.js";
 import { libraryToJson } from "../tree/stored-data.js";
 import { checkTreeFolder, makeStaging, swapInto, TREE_RECORD } from "../tree/tree-folder.js";
 import { bumpGeneration, TreeWriter } from "../tree/tree-writer.js";
+import { removeStaticDocumentsNotIn, staticCollectionFiles } from "../v1/static-files.js";
 import { type DocumentResult, documentTask, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import type { PlanReason } from "./plan.js";
@@ -76,7 +77,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     resources.map((r) => documentTask(options.corpus, r)),
     { inPlace: incremental, workers: options.workers, onProgress: options.onProgress },
   );
-  if (incremental) removeDocumentsNotIn(root, resources);
+  if (incremental) removeDocumentsNotIn(root, options.site, resources);
 
   const texts = new Map<string, TextSummary>();
   results.forEach((r, i) => {
@@ -84,12 +85,16 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     fillFromHeader(resources[i], r.header);
   });
   const library: Library = { rootId: catalog.rootId, nodes: catalog.nodes, texts };
-  const writer = new TreeWriter(root, { atomic: incremental, layout: options.site.layout });
+  const writer = new TreeWriter(root, { atomic: incremental, layout: options.site.layout, staticSite: options.site });
   const catalogJson = libraryToJson(library);
   if (!incremental || readTextOr(join(root, CATALOG_FILE), "") !== catalogJson) {
     for (const stored of collectionResponses(options.site, library)) writer.write(stored);
     const written = writer.flush();
-    if (incremental) removeUnwritten(root, "collection", written);
+    if (incremental) {
+      removeUnwritten(root, "collection", written);
+      removeUnwritten(root, "v1/collection", written);
+      for (const file of staticCollectionFiles(root, options.site)) if (!written.has(file)) rmSync(join(root, file), { force: true });
+    }
     writer.writeData(CATALOG_FILE, catalogJson);
   }
   for (const stored of serviceResponses(options.site, methods)) writer.write(stored);
@@ -131,13 +136,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
 const sum = (results: DocumentResult[], f: (r: DocumentResult) => number): number => results.reduce((n, r) => n + f(r), 0);
 
 /** Removes the folders of documents the corpus no longer lists. */
-function removeDocumentsNotIn(root: string, resources: ResourceNode[]): void {
+function removeDocumentsNotIn(root: string, site: Site, resources: ResourceNode[]): void {
   const keep = new Set(resources.map((r) => encodeName(r.id)));
-  for (const kind of ["document", "navigation"]) {
+  for (const kind of ["document", "navigation", "v1/document", "v1/navigation"]) {
     for (const name of listOr(join(root, kind))) {
       if (!keep.has(name)) rmSync(join(root, kind, name), { recursive: true, force: true });
     }
   }
+  removeStaticDocumentsNotIn(root, site, new Set(resources.map((r) => r.id)));
 }
 
 /** Removes the folders under `folder` that were not just written (collections that went away). */

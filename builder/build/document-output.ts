@@ -13,12 +13,13 @@ import { listOr, readBytesOr, readJsonOr } from "../read-files.js";
 import { renderDocument } from "../render/document.js";
 import type { DtsResponse } from "../render/response.js";
 import { documentResponses, textlessResponses } from "../responses.js";
-import type { Site } from "../site.js";
+import { type Site, servesApi } from "../site.js";
 import { readBody, readFolder } from "../tree/folder-store.js";
 import { documentFolder, INDEX_FILE, navigationFolder, requestToPath, splitTreePath, WHOLE_DOCUMENT } from "../tree/layout.js";
 import { entryIn, type PackedEntries } from "../tree/packed-folder.js";
 import { indexFromJson, indexToJson } from "../tree/stored-data.js";
 import { type FileSink, TreeWriter } from "../tree/tree-writer.js";
+import { staticFilesOf } from "../v1/static-files.js";
 import { type DocumentPlan, type PlanFacts, type PlanReason, planDocument } from "./plan.js";
 
 /** Bumped when the output of a document changes for the same source, so old records are not reused. */
@@ -106,7 +107,9 @@ export function rewriteDocument(
     facts.oldIndex = old?.index ?? null;
     facts.newIndex = next?.index ?? null;
   }
-  const plan = planDocument(facts);
+  const planned = planDocument(facts);
+  // The fast path rewrites 1-draft2 passages only: with DTS 1.0 too, the document is rewritten whole.
+  const plan: DocumentPlan = planned.mode === "passages" && servesApi(site, "1.0") ? { ...planned, mode: "document" } : planned;
   const result =
     plan.mode === "unchanged"
       ? { ...record!, reused: true }
@@ -127,7 +130,8 @@ function renderAll(
   sink?: FileSink,
 ): DocumentResult {
   const hash = source ? sourceHash(site, source) : "";
-  const writer = new TreeWriter(root, { atomic: inPlace, sink, layout: site.layout });
+  const writer = new TreeWriter(root, { atomic: inPlace, sink, layout: site.layout, staticSite: site });
+  const staticBefore = inPlace ? staticFilesOf(root, site, task.id) : [];
   const warnings: Warning[] = [];
   const { text, unreadable, header } = readText(task, source, warnings, known);
   let summary: TextSummary;
@@ -135,13 +139,14 @@ function renderAll(
   if (text) {
     for (const stored of documentResponses(site, text)) writer.write(stored);
     writer.writeData(`${documentFolder(task.id)}/${INDEX_FILE}`, indexToJson(text.index));
-    summary = { hasText: true, maxCiteDepth: text.index.maxCiteDepth, citeStructure: text.index.citeStructure };
+    summary = textSummary(text.index);
     passages = text.units.length;
   } else {
     for (const stored of textlessResponses(site, task.id, unreadable)) writer.write(stored);
     summary = { hasText: false, maxCiteDepth: 0, citeStructure: [], ...(unreadable ? { unreadable } : {}) };
   }
-  writer.flush();
+  const written = writer.flush();
+  for (const file of staticBefore) if (!written.has(file)) rmSync(join(root, file), { force: true });
   // A document that had text and has none now (or the reverse) leaves no folder of the other kind behind.
   if (inPlace && !text) rmSync(join(root, navigationFolder(task.id)), { recursive: true, force: true });
   const result: DocumentResult = {
@@ -199,6 +204,13 @@ function index(task: DocumentTask, source: Uint8Array, warnings: Warning[]): Cit
 /** Removes the temporary files of atomic writes (`<name>.tmp-<pid>-<thread>`) a crash left in a folder. */
 function removeTemporaries(root: string, folder: string): void {
   for (const name of listOr(join(root, folder))) if (/\.tmp-\d+-\d+$/.test(name)) rmSync(join(root, folder, name), { force: true });
+}
+
+/** What the Collection endpoint says of a text, from its index. */
+function textSummary(index: DocIndex): TextSummary {
+  const summary: TextSummary = { hasText: true, maxCiteDepth: index.maxCiteDepth, citeStructure: index.citeStructure };
+  if (index.trees?.length) summary.trees = index.trees.map((t) => ({ identifier: t.identifier, citeStructure: t.index.citeStructure }));
+  return summary;
 }
 
 /** A source already read and indexed by the caller (the write API), to save doing it twice. */
@@ -305,7 +317,7 @@ function writePassages(
   const result: DocumentResult = {
     id: task.id,
     hash,
-    summary: { hasText: true, maxCiteDepth: index.maxCiteDepth, citeStructure: index.citeStructure },
+    summary: textSummary(index),
     header,
     warnings,
     passages: index.units.length,

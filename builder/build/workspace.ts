@@ -148,7 +148,8 @@ export class Workspace {
 
   /** Rewrites (atomically, skipping equal bytes) the collection responses of some nodes, and the catalogue file. */
   private rewriteCollections(ids: string[]): number {
-    const writer = new TreeWriter(this.options.dist, { atomic: true, layout: this.options.site.layout });
+    const site = this.options.site;
+    const writer = new TreeWriter(this.options.dist, { atomic: true, layout: site.layout, staticSite: site });
     for (const stored of collectionResponses(this.options.site, this.libraryState, new Set(ids))) writer.write(stored);
     writer.writeData(CATALOG_FILE, libraryToJson(this.libraryState));
     writer.flush();

@@ -53,6 +53,13 @@ export interface DocIndex {
   doctype?: string;
   /** Byte length of the source. */
   length: number;
+  /** Citation trees besides the default one (`refsDecl[@n]`), each indexed over the same source. */
+  trees?: NamedTree[];
+}
+
+export interface NamedTree {
+  identifier: string;
+  index: DocIndex;
 }
 
 export interface IndexProblem {

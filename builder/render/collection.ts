@@ -2,10 +2,12 @@
 // or the parents of either; paged by `page`.
 
 import type { CatalogNode, Library } from "../catalog.js";
+import { DtsError } from "../error.js";
 import type { DtsRequest } from "../request.js";
 import type { Site } from "../site.js";
 import { collectionUrl, documentUrl, navigationUrl, passageTemplate } from "../urls.js";
-import { type DtsResponse, jsonError, jsonResponse } from "./response.js";
+import { paginate } from "./pagination.js";
+import { type DtsResponse, jsonError, jsonResponse, renderError } from "./response.js";
 
 type CollectionQuery = Extract<DtsRequest, { kind: "collection" }>;
 
@@ -44,21 +46,16 @@ export function renderCollection(site: Site, q: CollectionQuery, library: Librar
   const body: Record<string, unknown> = { "@context": site.context, ...describe(site, library, node) };
   if (q.nav === "parents") body.totalItems = node.parents.length;
 
-  let shown = memberIds;
-  if (q.page !== undefined || memberIds.length > site.pageSize) {
-    const pages = Math.max(1, Math.ceil(memberIds.length / site.pageSize));
-    const page = q.page ?? 1;
-    if (page > pages) {
-      return jsonError(site, 404, `page ${page} is past the last page (${pages}) of "${id}"`);
-    }
-    shown = memberIds.slice((page - 1) * site.pageSize, page * site.pageSize);
-    const pageUrl = (p: number): string => collectionUrl(site, q.id, q.nav === "parents" ? "parents" : undefined, p);
-    const view: Record<string, string> = { "@id": pageUrl(page), "@type": "PartialCollectionView", first: pageUrl(1) };
-    if (page > 1) view.previous = pageUrl(page - 1);
-    if (page < pages) view.next = pageUrl(page + 1);
-    view.last = pageUrl(pages);
-    body.view = view;
-  }
+  const paged = paginate(memberIds, {
+    pageSize: site.pageSize,
+    page: q.page,
+    id,
+    viewType: "PartialCollectionView",
+    pageUrl: (p) => collectionUrl(site, q.id, q.nav === "parents" ? "parents" : undefined, p),
+  });
+  if (paged instanceof DtsError) return renderError(site, "collection", paged);
+  const shown = paged.shown;
+  if (paged.view) body.view = paged.view;
   if (node.kind === "collection" || q.nav === "parents") {
     body.member = shown.map((m) => describe(site, library, library.nodes.get(m)!));
   }

@@ -114,7 +114,22 @@ const encoder = new TextEncoder();
  * unit's end, with the start tags of the first unit's ancestors and the end tags of the last
  * unit's ancestors below their common ancestor, so the fragment is well formed.
  */
-export function fragment(index: DocIndex, source: Uint8Array, firstElement: number, lastElement: number): Uint8Array {
+export interface Wrapper {
+  /** Qualified name, with the `dts` prefix. */
+  name: string;
+  namespace: string;
+}
+
+/** The 1-draft2 wrapper of a passage. */
+export const DRAFT_WRAPPER: Wrapper = { name: "dts:fragment", namespace: DTS_NS };
+
+export function fragment(
+  index: DocIndex,
+  source: Uint8Array,
+  firstElement: number,
+  lastElement: number,
+  wrapper: Wrapper = DRAFT_WRAPPER,
+): Uint8Array {
   const els = index.elements;
   const chainOf = (e: number): number[] => {
     const chain: number[] = [];
@@ -132,12 +147,12 @@ export function fragment(index: DocIndex, source: Uint8Array, firstElement: numb
   const head =
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     (index.doctype ? index.doctype + "\n" : "") +
-    `<TEI xmlns="${TEI_NS}"><dts:fragment xmlns:dts="${DTS_NS}"${namespacesInScope(index, lca)}>`;
+    `<TEI xmlns="${TEI_NS}"><${wrapper.name} xmlns:dts="${wrapper.namespace}"${namespacesInScope(index, lca)}>`;
   const parts: Uint8Array[] = [encoder.encode(head)];
   for (const e of opens) parts.push(source.subarray(els[e].start, els[e].startEnd));
   parts.push(source.subarray(els[firstElement].start, endOf(index, lastElement)));
   for (const e of closes) parts.push(source.subarray(els[e].closeStart, els[e].closeEnd));
-  parts.push(encoder.encode(`</dts:fragment></TEI>\n`));
+  parts.push(encoder.encode(`</${wrapper.name}></TEI>\n`));
   return concatBytes(parts);
 }
 

@@ -70,7 +70,9 @@ export function endpointError(
   description: string,
   title = reason(status),
 ): DtsResponse {
-  return endpoint === "document" ? xmlError(site, status, description, title) : jsonError(site, status, description, title);
+  return endpoint === "document" || endpoint === "v1-document"
+    ? xmlError(site, status, description, title)
+    : jsonError(site, status, description, title);
 }
 
 /** JSON as every response writes it: two-space indented, with a final newline. */

@@ -16,7 +16,11 @@ export interface Selection {
 
 export type SelectionResult = Selection | DtsError;
 
-export function select(text: CitedText, p: { ref?: string; start?: string; end?: string }): SelectionResult {
+/**
+ * `mixedLevels` lets a range run between units of different levels (DTS 1.0 allows it; its
+ * level is then the deeper one's); 1-draft2 ranges stay within one level.
+ */
+export function select(text: CitedText, p: { ref?: string; start?: string; end?: string }, mixedLevels = false): SelectionResult {
   const units = text.units;
   const missing = (name: string, ref: string): DtsError => {
     const parts = ref.split(/[.:]/).length;
@@ -36,7 +40,7 @@ export function select(text: CitedText, p: { ref?: string; start?: string; end?:
   const b = p.end !== undefined ? text.find(p.end) : undefined;
   if (p.end !== undefined && b === undefined) return missing("end", p.end);
   if (a !== undefined && b !== undefined) {
-    if (units[a].level !== units[b].level) {
+    if (units[a].level !== units[b].level && !mixedLevels) {
       return new DtsError(
         400,
         `start="${p.start}" (level ${units[a].level}) and end="${p.end}" (level ${units[b].level}) are not at the same citation level`,
@@ -45,7 +49,7 @@ export function select(text: CitedText, p: { ref?: string; start?: string; end?:
     if (units[a].start > units[b].start) {
       return new DtsError(400, `start="${p.start}" comes after end="${p.end}" in the document`);
     }
-    return { level: units[a].level, first: a, last: b, isRange: true };
+    return { level: Math.max(units[a].level, units[b].level), first: a, last: b, isRange: true };
   }
   if (a !== undefined) {
     const list = text.levels[units[a].level];

@@ -60,7 +60,8 @@ export function navigationFolder(id: string): string {
 
 /**
  * The file that holds the response to a request, relative to the tree, or null when the
- * response is not stored (ranges, and navigation with groupBy, max or down=0).
+ * response is not stored (ranges, and navigation with groupBy, max or down=0). DTS 1.0
+ * answers lie under `v1/`, except in the static profile (v1/static-paths.ts).
  */
 export function requestToPath(req: DtsRequest): string | null {
   switch (req.kind) {
@@ -78,8 +79,21 @@ export function requestToPath(req: DtsRequest): string | null {
     case "navigation":
       if (req.start !== undefined || req.groupBy !== undefined || req.max !== undefined || req.down === 0) return null;
       return `${navigationFolder(req.id)}/${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down}.json`;
+    case "v1-entry":
+      return "v1/index.json";
+    case "v1-collection":
+      return `v1/collection/${req.id === undefined ? "_" : encodeName(req.id)}/${req.nav}${req.page ? `.p${req.page}` : ""}.json`;
+    case "v1-document":
+      if (req.start !== undefined || req.mediaType !== undefined) return null;
+      return `v1/${documentFolder(req.resource)}/${treePrefix(req.tree)}${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
+    case "v1-navigation":
+      if (req.start !== undefined || req.page !== undefined) return null;
+      return `v1/${navigationFolder(req.resource)}/${treePrefix(req.tree)}${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down ?? "n"}.json`;
   }
 }
+
+/** The name prefix of a response of a named citation tree. */
+const treePrefix = (tree: string | undefined): string => (tree === undefined ? "" : `t.${encodeName(tree)}.`);
 
 /** A file of a tree folder ("" is the root): the inverse of splitTreePath. */
 export function treePath(folder: string, name: string): string {

@@ -8,7 +8,9 @@ import { threadId } from "node:worker_threads";
 import { readBytesOr } from "../read-files.js";
 import type { DtsResponse } from "../render/response.js";
 import type { StoredResponse } from "../responses.js";
-import type { TreeLayout } from "../site.js";
+import type { Site, TreeLayout } from "../site.js";
+import type { V1Request } from "../v1/request.js";
+import { staticPath } from "../v1/static-paths.js";
 import { type FileSink, packOptions, replaceFile, writeFolder } from "./folder-store.js";
 import { GENERATION_FILE, requestToPath, splitTreePath } from "./layout.js";
 import type { KeptEntry, StoredBody } from "./packed-folder.js";
@@ -79,6 +81,12 @@ export interface TreeWriterOptions {
   sink?: FileSink;
   /** How responses lie in their folders (default: packed). */
   layout?: TreeLayout;
+  /**
+   * A site of the DTS 1.0 static profile: its 1.0 answers are written as plain files at their
+   * URL paths (v1/static-paths.ts), not packed; those a file server cannot serve (errors,
+   * names no file may have) are left to `dts serve`, which computes them.
+   */
+  staticSite?: Site;
 }
 
 const utf8 = new TextEncoder();
@@ -98,6 +106,12 @@ export class TreeWriter {
   }
 
   write(stored: StoredResponse): void {
+    const site = this.options.staticSite;
+    if (site?.staticPaths && stored.request.kind.startsWith("v1-")) {
+      const file = staticPath(site, stored.request as V1Request);
+      if (file !== null && stored.response.status === 200) this.writeData(file, stored.response.body);
+      return;
+    }
     const path = requestToPath(stored.request);
     if (path === null) throw new Error(`request ${JSON.stringify(stored.request)} is not stored`);
     this.writeResponse(path, stored.response);

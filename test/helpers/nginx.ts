@@ -67,7 +67,6 @@ export async function startNginx(
   mkdirSync(work, { recursive: true });
   const port = await freePort();
   const rules = join(dist, "_hosts/nginx");
-  const temp = (name: string): string => `${name}_temp_path ${join(work, name)};`;
   const upstream = `upstream dts_dynamic { server ${new URL(upstreamUrl).host}; keepalive 4; }`;
   const site = options.example
     ? readFileSync(join(rules, "nginx.conf.example"), "utf8")
@@ -79,9 +78,30 @@ export async function startNginx(
         listen 127.0.0.1:${port};
         include ${join(rules, "dts-locations.conf")};
     }`;
+  return launch(work, port, site, true);
+}
+
+/** The binary of a plain nginx (no JavaScript module needed): the file server of the static profile tests. */
+export const PLAIN_NGINX = nginxBinary();
+
+/**
+ * A plain nginx serving `root` as files, with no rule but the two types its own mime.types
+ * lacks (what a user adds for the DTS 1.0 static profile; docs/deploy.md says so).
+ */
+export async function startPlainNginx(work: string, root: string, port?: number): Promise<RunningNginx> {
+  mkdirSync(work, { recursive: true });
+  port ??= await freePort();
+  const site = `include /etc/nginx/mime.types;
+    types { application/ld+json jsonld; application/tei+xml tei; }
+    server { listen 127.0.0.1:${port}; root ${root}; }`;
+  return launch(work, port, site, false);
+}
+
+async function launch(work: string, port: number, site: string, njs: boolean): Promise<RunningNginx> {
+  const temp = (name: string): string => `${name}_temp_path ${join(work, name)};`;
   writeFileSync(
     join(work, "nginx.conf"),
-    `load_module ${NJS_MODULE};
+    `${njs ? `load_module ${NJS_MODULE};` : ""}
 daemon off;
 worker_processes 1;
 pid ${join(work, "nginx.pid")};
@@ -96,7 +116,7 @@ http {
 `,
   );
   let stderr = "";
-  const nginx = spawn(NGINX!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], {
+  const nginx = spawn(nginxBinary()!, ["-p", work, "-c", join(work, "nginx.conf"), "-e", join(work, "error.log")], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   nginx.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));

@@ -1,0 +1,65 @@
+// DTS 1.0 Collection endpoint: a Collection with its members or a Resource with its templates
+// and citation trees, or the parents of either; paged by `page`.
+
+import type { CatalogNode, Library } from "../../catalog.js";
+import { DtsError } from "../../error.js";
+import type { Site } from "../../site.js";
+import type { V1Request } from "../../v1/request.js";
+import { nodeTemplates, v1Url } from "../../v1/urls.js";
+import { TEI_TYPE } from "../../wire.js";
+import { paginate } from "../pagination.js";
+import { type DtsResponse, jsonError, renderError } from "../response.js";
+import { citationTrees, v1Head, v1JsonResponse } from "./common.js";
+
+type CollectionQuery = Extract<V1Request, { kind: "v1-collection" }>;
+
+function describe(site: Site, library: Library, node: CatalogNode): Record<string, unknown> {
+  const t = nodeTemplates(site, node.id);
+  const out: Record<string, unknown> = {
+    "@id": node.id,
+    "@type": node.kind === "collection" ? "Collection" : "Resource",
+    title: node.title,
+  };
+  if (node.description) out.description = node.description;
+  out.totalParents = node.parents.length;
+  out.totalChildren = node.kind === "collection" ? node.children.length : 0;
+  if (node.dublinCore && Object.keys(node.dublinCore).length) out.dublinCore = node.dublinCore;
+  if (node.extensions && Object.keys(node.extensions).length) out.extensions = node.extensions;
+  out.collection = t.collection;
+  if (node.kind === "resource") {
+    const text = library.texts.get(node.id);
+    out.navigation = t.navigation;
+    out.document = t.document;
+    out.citationTrees = text?.hasText
+      ? citationTrees([
+          { citeStructure: text.citeStructure },
+          ...(text.trees ?? []).map((tree) => ({ identifier: tree.identifier, citeStructure: tree.citeStructure })),
+        ])
+      : [];
+    out.mediaTypes = [TEI_TYPE];
+    if (text?.hasText) out.download = v1Url(site, { kind: "v1-document", resource: node.id });
+  }
+  return out;
+}
+
+export function renderV1Collection(site: Site, q: CollectionQuery, library: Library): DtsResponse {
+  const id = q.id ?? library.rootId;
+  const node = library.nodes.get(id);
+  if (!node) return jsonError(site, 404, `There is no collection or resource with the id "${id}".`);
+  const memberIds = q.nav === "parents" ? node.parents : node.kind === "collection" ? node.children : [];
+  const body: Record<string, unknown> = { ...v1Head(), ...describe(site, library, node) };
+  const paged = paginate(memberIds, {
+    pageSize: site.pageSize,
+    page: q.page,
+    id,
+    viewType: "Pagination",
+    pageUrl: (p) => v1Url(site, { ...q, page: p }),
+  });
+  if (paged instanceof DtsError) return renderError(site, "v1-collection", paged);
+  const shown = paged.shown;
+  if (paged.view) body.view = paged.view;
+  if (node.kind === "collection" || q.nav === "parents") {
+    body.member = shown.map((m) => describe(site, library, library.nodes.get(m)!));
+  }
+  return v1JsonResponse(body);
+}

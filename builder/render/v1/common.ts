@@ -1,0 +1,97 @@
+// What every DTS 1.0 answer shares: the JSON-LD head, the Resource object with its templates
+// and citation trees, and a citable unit as the Navigation endpoint describes it.
+
+import { CitedText } from "../../citation/cited-text.js";
+import type { CiteStructureJson } from "../../citation/scheme.js";
+import { DtsError } from "../../error.js";
+import type { Site } from "../../site.js";
+import { nodeTemplates } from "../../v1/urls.js";
+import { DTS_VERSION, JSONLD_TYPE, V1_CONTEXT } from "../../wire.js";
+import { type DtsResponse, json } from "../response.js";
+
+/** `@context` and `dtsVersion`, first in every top-level object. */
+export const v1Head = (): Record<string, unknown> => ({ "@context": V1_CONTEXT, dtsVersion: DTS_VERSION });
+
+export function v1JsonResponse(value: unknown): DtsResponse {
+  return { status: 200, type: JSONLD_TYPE, link: "", body: json(value) };
+}
+
+/** A citation tree of a Resource: the default has no identifier (1.0, "CitationTree"). */
+export interface TreeSummary {
+  identifier?: string;
+  citeStructure: CiteStructureJson[];
+}
+
+function citeStructures(list: CiteStructureJson[]): Record<string, unknown>[] {
+  return list.map((s) => ({
+    "@type": "CiteStructure",
+    citeType: s.citeType,
+    ...(s.citeStructure?.length ? { citeStructure: citeStructures(s.citeStructure) } : {}),
+  }));
+}
+
+export function citationTrees(trees: TreeSummary[]): Record<string, unknown>[] {
+  return trees.map((t) => ({
+    "@type": "CitationTree",
+    ...(t.identifier !== undefined ? { identifier: t.identifier } : {}),
+    citeStructure: citeStructures(t.citeStructure),
+  }));
+}
+
+/** The trees of a document's text: the default first, then the named ones. */
+export function textTrees(text: CitedText): TreeSummary[] {
+  return [
+    { citeStructure: text.index.citeStructure },
+    ...(text.index.trees ?? []).map((t) => ({ identifier: t.identifier, citeStructure: t.index.citeStructure })),
+  ];
+}
+
+/** The `resource` of a Navigation answer: what a client needs to go on from it. */
+export function resourceObject(site: Site, text: CitedText): Record<string, unknown> {
+  const t = nodeTemplates(site, text.id);
+  return {
+    "@id": text.id,
+    "@type": "Resource",
+    collection: t.collection,
+    navigation: t.navigation,
+    document: t.document,
+    citationTrees: citationTrees(textTrees(text)),
+  };
+}
+
+/** A unit as a CitableUnit object. */
+export function citableUnit(text: CitedText, u: number): Record<string, unknown> {
+  const unit = text.units[u];
+  return {
+    identifier: unit.ref,
+    "@type": "CitableUnit",
+    level: unit.level,
+    parent: unit.parent < 0 ? null : text.units[unit.parent].ref,
+    citeType: unit.citeType,
+  };
+}
+
+const treeTexts = new WeakMap<CitedText, Map<string, CitedText>>();
+
+/** The text as one of its citation trees cites it: the default without `tree`; an error when it has no such tree. */
+export function chooseTree(text: CitedText, tree: string | undefined): CitedText | DtsError {
+  if (tree === undefined) return text;
+  let byName = treeTexts.get(text);
+  if (!byName) treeTexts.set(text, (byName = new Map()));
+  const known = byName.get(tree);
+  if (known) return known;
+  const named = text.index.trees?.find((t) => t.identifier === tree);
+  if (!named) {
+    const names = (text.index.trees ?? []).map((t) => `"${t.identifier}"`);
+    return new DtsError(
+      404,
+      `The document "${text.id}" has no citation tree "${tree}". ` +
+        (names.length
+          ? `Its other trees are ${names.join(", ")}; leave tree out for the default.`
+          : "It has only its default tree: leave tree out."),
+    );
+  }
+  const chosen = new CitedText(text.id, named.index, text.source);
+  byName.set(tree, chosen);
+  return chosen;
+}

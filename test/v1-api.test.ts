@@ -1,0 +1,258 @@
+// DTS 1.0 beside 1-draft2: `dts serve` answers every valid 1.0 call (Level 1, ranges too) as
+// a 1.0 client reaches it (the templates of the Entry and of each Resource, expanded); the
+// stored answers equal the computed ones; a passage is the same bytes in the 1.0 wrapper as in
+// the 1-draft2 fragment; the static profile works on plain file servers (Level 0).
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../builder/build/build.js";
+import { makeSite, type Site } from "../builder/site.js";
+import { type RunningServer, startServer } from "../server/serve.js";
+import { CAESAR, CATULLUS, EDGE, GEORGICS, LIVY, ODYSSEY } from "./helpers/embedded.js";
+import { freePort, rawRequest } from "./helpers/hosts-conformance.js";
+import { PLAIN_NGINX, startPlainNginx } from "./helpers/nginx.js";
+import { EMBEDDED } from "./helpers/tree.js";
+import { type Answer, expand, fetchAnswer, LD, TEI, walkV1 } from "./helpers/v1-walk.js";
+
+const TEXTS = [GEORGICS, CAESAR, CATULLUS, ODYSSEY, EDGE];
+
+async function buildSite(corpus: string, site: Site): Promise<string> {
+  const dist = mkdtempSync(join(tmpdir(), "dts-v1-"));
+  await build({ corpus, out: dist, site, workers: 0 });
+  return dist;
+}
+
+describe("DTS 1.0 on dts serve (Level 1)", () => {
+  let dist: string;
+  let server: RunningServer;
+  beforeAll(async () => {
+    // No site URL: the server writes its own origin into the templates.
+    dist = await buildSite(EMBEDDED, makeSite({ apis: ["1-draft2", "1.0"] }));
+    server = await startServer({ dist, site: makeSite({ apis: ["1-draft2", "1.0"] }), port: 0, host: "127.0.0.1" });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("walks every collection, resource, unit, passage and range from the Entry's templates", async () => {
+    const walk = await walkV1(`${server.url}/api/dts/v1/`, { ranges: true, get: fetchAnswer });
+    expect(walk.resources.sort()).toEqual([...TEXTS, LIVY].sort());
+    expect(walk.units).toBe(75);
+    expect(walk.ranges).toHaveLength(3 * TEXTS.length);
+    // Every URL the templates gave is absolute, on this server.
+    for (const a of walk.answers) expect(a.url.startsWith(`${server.url}/api/dts/v1/`)).toBe(true);
+  });
+
+  it("answers a range as the units between start and end and their descendants down to down", async () => {
+    const r = (q: string): Promise<Answer> =>
+      fetchAnswer(`${server.url}/api/dts/v1/navigation?resource=${encodeURIComponent(CAESAR)}&${q}`);
+    const all = JSON.parse((await r("down=-1")).body).member as { identifier: string; level: number }[];
+    const top = all.filter((u) => u.level === 1).map((u) => u.identifier);
+    const plain = JSON.parse((await r(`start=${top[0]}&end=${top[1]}`)).body);
+    expect(plain.start.identifier).toBe(top[0]);
+    expect(plain.end.identifier).toBe(top[1]);
+    expect(plain.member).toBeUndefined();
+    const down1 = JSON.parse((await r(`start=${top[0]}&end=${top[1]}&down=1`)).body).member as { identifier: string; level: number }[];
+    const i = all.findIndex((u) => u.identifier === top[0]);
+    const j = all.findIndex((u) => u.identifier === top[2]);
+    expect(down1.map((u) => u.identifier)).toEqual(
+      all
+        .slice(i, j < 0 ? undefined : j)
+        .filter((u) => u.level <= 2)
+        .map((u) => u.identifier),
+    );
+  });
+
+  it("refuses what 1.0 says is a 400 or a 404, in the endpoint's format", async () => {
+    const base = `${server.url}/api/dts/v1`;
+    const res = `resource=${encodeURIComponent(GEORGICS)}`;
+    const cases: [string, number, string][] = [
+      ["/navigation", 400, LD],
+      [`/navigation?${res}`, 400, LD],
+      [`/navigation?${res}&down=0`, 400, LD],
+      [`/navigation?${res}&ref=1&start=1&end=2`, 400, LD],
+      [`/navigation?${res}&start=1`, 400, LD],
+      [`/navigation?${res}&start=1&end=2&down=0`, 400, LD],
+      [`/navigation?${res}&down=x`, 400, LD],
+      [`/navigation?${res}&ref=99.99`, 404, LD],
+      [`/navigation?${res}&ref=1&tree=nosuch`, 404, LD],
+      [`/navigation?resource=nosuch&down=1`, 404, LD],
+      [`/navigation?${res}&down=1&page=2`, 404, LD],
+      ["/document", 400, TEI],
+      [`/document?${res}&ref=99`, 404, TEI],
+      [`/document?${res}&ref=1&mediaType=text/html`, 404, TEI],
+      [`/document?${res}&ref=1&tree=nosuch`, 404, TEI],
+      [`/document?${res}&end=2`, 400, TEI],
+      ["/collection?id=nosuch", 404, LD],
+      ["/collection?nav=sideways", 400, LD],
+      ["/collection?page=99", 404, LD],
+      [`/navigation/${encodeURIComponent(GEORGICS)};down=1/1`, 404, LD],
+    ];
+    for (const [path, status, type] of cases) {
+      const a = await fetchAnswer(base + path);
+      expect([path, a.status, a.type]).toEqual([path, status, type]);
+      if (type === LD) expect(JSON.parse(a.body).description).toMatch(/\w/);
+      else expect(a.body).toContain("<description>");
+    }
+    // With a ref or a range, down=0 and the tree parameter's absence are fine.
+    expect((await fetchAnswer(`${base}/navigation?${res}&ref=1&down=0`)).status).toBe(200);
+    // The 1-draft2 API is where it was.
+    expect((await fetchAnswer(`${server.url}/api/dts/navigation?id=${encodeURIComponent(GEORGICS)}`)).status).toBe(200);
+  });
+
+  it("cuts the same passage bytes into the 1.0 wrapper as into the 1-draft2 fragment", async () => {
+    for (const id of TEXTS) {
+      const units = JSON.parse(
+        (await fetchAnswer(`${server.url}/api/dts/v1/navigation?resource=${encodeURIComponent(id)}&down=-1`)).body,
+      ).member;
+      for (const { identifier } of units as { identifier: string }[]) {
+        const v1 = await fetchAnswer(
+          `${server.url}/api/dts/v1/document?resource=${encodeURIComponent(id)}&ref=${encodeURIComponent(identifier)}`,
+        );
+        const draft = await fetchAnswer(
+          `${server.url}/api/dts/document?id=${encodeURIComponent(id)}&ref=${encodeURIComponent(identifier)}`,
+        );
+        expect(sameInside(v1.body, draft.body), `${id} ${identifier}`).toBe(true);
+      }
+    }
+  });
+});
+
+/** Whether two passage bodies differ only in their wrapper element (name and dts namespace). */
+function sameInside(v1: string, draft: string): boolean {
+  const v1Inner = v1.replace('<dts:wrapper xmlns:dts="https://w3id.org/api/dts#"', "<W").replace("</dts:wrapper>", "</W>");
+  const draftInner = draft.replace('<dts:fragment xmlns:dts="https://w3id.org/dts/api#"', "<W").replace("</dts:fragment>", "</W>");
+  return v1Inner !== v1 && draftInner !== draft && v1Inner === draftInner;
+}
+
+describe("DTS 1.0 stored answers equal computed ones", () => {
+  it("for every request the walk makes, with the site URL written in at build time", async () => {
+    const port = await freePort();
+    const site = makeSite({ apis: ["1.0"], siteUrl: `http://127.0.0.1:${port}` });
+    const dist = await buildSite(EMBEDDED, site);
+    const stripped = mkdtempSync(join(tmpdir(), "dts-v1-computed-"));
+    try {
+      let server = await startServer({ dist, site, port, host: "127.0.0.1" });
+      const walk = await walkV1(`${site.siteUrl}/api/dts/v1/`, { ranges: true, get: fetchAnswer });
+      await server.close();
+      // The same tree without its stored 1.0 answers: the server computes every one.
+      cpSync(dist, stripped, { recursive: true });
+      rmSync(join(stripped, "v1"), { recursive: true });
+      server = await startServer({ dist: stripped, site, port, host: "127.0.0.1" });
+      try {
+        for (const a of walk.answers) {
+          const computed = await fetchAnswer(a.url);
+          expect([a.url, computed.status, computed.type, computed.body]).toEqual([a.url, a.status, a.type, a.body]);
+        }
+      } finally {
+        await server.close();
+      }
+    } finally {
+      rmSync(dist, { recursive: true, force: true });
+      rmSync(stripped, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Whether python3 can run http.server here. */
+const PYTHON = (() => {
+  try {
+    execFileSync("python3", ["-c", "import http.server"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!PYTHON) console.warn("python3 is not installed: skipping the static profile test on python's http.server");
+
+async function startPython(root: string, port: number): Promise<{ stop(): Promise<void> }> {
+  const proc: ChildProcess = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", root], {
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await rawRequest(`http://127.0.0.1:${port}`, "/");
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    stop: async () => {
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill();
+      await exited;
+    },
+  };
+}
+
+describe("the DTS 1.0 static profile (Level 0) on plain file servers", () => {
+  let port: number;
+  let site: Site;
+  let dist: string;
+  beforeAll(async () => {
+    port = await freePort();
+    site = makeSite({ apis: ["1.0"], siteUrl: `http://127.0.0.1:${port}`, staticPaths: true });
+    dist = await buildSite(EMBEDDED, site);
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  /** The walk every file server must pass: every URL but ranges is a file, with the right type; ranges are 404. */
+  async function walkFiles(): Promise<void> {
+    const walk = await walkV1(`${site.siteUrl}/api/dts/v1/index.jsonld`, { ranges: false, get: fetchAnswer });
+    expect(walk.resources.sort()).toEqual([...TEXTS, LIVY].sort());
+    expect(walk.units).toBe(75);
+    for (const a of walk.ranges) expect([a.url, a.status]).toEqual([a.url, 404]);
+    // Identifiers and references with `:`, spaces, `;`, `/` and non-ASCII letters were reached as files.
+    const edge = walk.answers.filter((a) => a.url.includes(encodeURIComponent(EDGE)));
+    expect(edge.some((a) => a.url.includes("%CE%B1"))).toBe(true);
+    expect(edge.some((a) => a.url.includes("2.1%2F2"))).toBe(true);
+    expect(edge.some((a) => a.url.includes("2.x%3By"))).toBe(true);
+  }
+
+  it.skipIf(!PLAIN_NGINX)("answers every template-produced URL on nginx with no rules but two types", async () => {
+    const work = mkdtempSync(join(tmpdir(), "dts-v1-nginx-"));
+    const nginx = await startPlainNginx(work, dist, port);
+    try {
+      await walkFiles();
+    } finally {
+      await nginx.stop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!PYTHON)("answers every template-produced URL on python's http.server", async () => {
+    const python = await startPython(dist, port);
+    try {
+      await walkFiles();
+    } finally {
+      await python.stop();
+    }
+  });
+
+  it("is answered in full, ranges included, by dts serve on the same tree", async () => {
+    const server = await startServer({ dist, site, port, host: "127.0.0.1" });
+    try {
+      const walk = await walkV1(`${site.siteUrl}/api/dts/v1/index.jsonld`, { ranges: true, get: fetchAnswer });
+      expect(walk.ranges.map((a) => a.status)).toEqual(walk.ranges.map(() => 200));
+      // The same answers as the files a file server sends.
+      for (const a of walk.answers.filter((x) => !walk.ranges.includes(x))) {
+        const file = decodeURIComponent(new URL(a.url).pathname);
+        expect(readFileSync(join(dist, file), "utf8"), a.url).toBe(a.body);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("names every template's expansion as the file it is", () => {
+    const entry = JSON.parse(readFileSync(join(dist, "api/dts/v1/index.jsonld"), "utf8"));
+    const url = expand(entry.navigation, { resource: EDGE, ref: "2.α", down: 0 });
+    expect(url).toBe(`${site.siteUrl}/api/dts/v1/navigation/urn%3Adts%3Asample%3Aedge%3Aodd%20refs;down=0/2.%CE%B1.jsonld`);
+    expect(JSON.parse(readFileSync(join(dist, decodeURIComponent(new URL(url).pathname)), "utf8"))["@id"]).toBe(url);
+  });
+});
