@@ -128,6 +128,13 @@ describe("citation trees", () => {
     expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/^tree "page": duplicate reference "p1"/)]);
   });
 
+  it("keeps a tree that matches nothing, saying so of the tree, not the document", () => {
+    const milestones = `<refsDecl n="ms"><citeStructure unit="ms" match="//milestone" use="@n"/></refsDecl>`;
+    const { index, problems } = indexDocument(tei(bookSection() + milestones, BODY));
+    expect(index.trees?.map((t) => [t.identifier, t.index.units.length])).toEqual([["ms", 0]]);
+    expect(problems.map((p) => p.message)).toEqual(['tree "ms": the citeStructure declaration matches nothing: the tree has no passages']);
+  });
+
   it('keeps the usual default when the @default="true" refsDecl cannot be read', () => {
     const broken = `<refsDecl n="broken" default="true"><citeStructure unit="x" match="div[position() = 1]" use="@n"/></refsDecl>`;
     const { index, problems } = indexDocument(tei(cts + broken, BODY));

@@ -230,7 +230,7 @@ export function indexDocument(source: Uint8Array, options: IndexOptions = {}): I
       message:
         scheme.kind === "fallback"
           ? "no citable div, l or p with @n found: the document has no passages"
-          : `the ${scheme.kind === "cts" ? "cRefPattern" : "citeStructure"} declaration matches nothing: the document has no passages`,
+          : `the ${scheme.kind === "cts" ? "cRefPattern" : "citeStructure"} declaration matches nothing: the ${options.scheme ? "tree" : "document"} has no passages`,
     });
   }
   const observedDepth = units.reduce((m, u) => Math.max(m, u.level), 0);
