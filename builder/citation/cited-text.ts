@@ -9,6 +9,8 @@ export class CitedText {
   readonly levels: number[][] = [[]];
   /** Position of each unit in its level's list. */
   private readonly position: Int32Array;
+  /** The document's other trees, built on first use. */
+  private readonly trees = new Map<string, CitedText>();
 
   constructor(
     readonly id: string,
@@ -28,6 +30,22 @@ export class CitedText {
 
   get units(): Unit[] {
     return this.index.units;
+  }
+
+  /** The same document cited by another of its trees (refsDecl[@n]), or undefined if it has none by that name. */
+  tree(identifier: string): CitedText | undefined {
+    const known = this.trees.get(identifier);
+    if (known) return known;
+    const named = this.index.trees?.find((t) => t.identifier === identifier);
+    if (!named) return undefined;
+    const text = new CitedText(this.id, named.index, this.source);
+    this.trees.set(identifier, text);
+    return text;
+  }
+
+  /** Names of the trees other than the default, in declaration order. */
+  treeIdentifiers(): string[] {
+    return (this.index.trees ?? []).map((t) => t.identifier);
   }
 
   find(ref: string): number | undefined {

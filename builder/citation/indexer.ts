@@ -11,7 +11,8 @@ import {
   DeclarationCollector,
   declaredCiteStructure,
   fallbackScheme,
-  readScheme,
+  type NamedScheme,
+  readTrees,
 } from "./scheme.js";
 import { pathMatches } from "./xpath.js";
 
@@ -53,13 +54,19 @@ export interface DocIndex {
   doctype?: string;
   /** Byte length of the source. */
   length: number;
-  /** Citation trees besides the default one (`refsDecl[@n]`), each indexed over the same source. */
+  /** The document's other citation trees (refsDecl[@n]); absent when it has only the default. */
   trees?: NamedTree[];
 }
 
+/** A citation tree other than the default: its full index over the same source. */
 export interface NamedTree {
   identifier: string;
   index: DocIndex;
+}
+
+export interface IndexOptions {
+  /** Index this tree instead of the declared default; the result then has no `trees`. */
+  scheme?: CitationScheme;
 }
 
 export interface IndexProblem {
@@ -85,7 +92,7 @@ interface OpenUnit {
 const decoder = new TextDecoder();
 
 /** Indexes a TEI document. Throws XmlSyntaxError when the source is not well-formed. */
-export function indexDocument(source: Uint8Array): IndexResult {
+export function indexDocument(source: Uint8Array, options: IndexOptions = {}): IndexResult {
   const problems: IndexProblem[] = [];
   const at = (offset: number, message: string): void => {
     problems.push({ ...lineColumn(source, offset), message });
@@ -93,6 +100,7 @@ export function indexDocument(source: Uint8Array): IndexResult {
   const collector = new DeclarationCollector();
   let inHeader = false;
   let scheme: CitationScheme | null = null;
+  let others: NamedScheme[] = [];
   let doctype: string | undefined;
 
   const tags: OpenTag[] = [];
@@ -169,7 +177,8 @@ export function indexDocument(source: Uint8Array): IndexResult {
       const text = decoder.decode(source.subarray(start, end));
       if (text.includes("[")) {
         doctype = text;
-        at(start, "DOCTYPE with an internal subset: passages repeat it so that entities still resolve");
+        // Said once, by the default tree's pass.
+        if (!options.scheme) at(start, "DOCTYPE with an internal subset: passages repeat it so that entities still resolve");
       }
     },
     open(tag, depth) {
@@ -181,11 +190,14 @@ export function indexDocument(source: Uint8Array): IndexResult {
         return;
       }
       if (!scheme && depth > 0) {
-        scheme = readScheme(collector.raw);
+        const choice = options.scheme ? { scheme: options.scheme, others: [], skipped: [] } : readTrees(collector.raw);
+        scheme = choice.scheme;
+        others = choice.others;
         for (const p of scheme.problems) {
           if (scheme.offset === undefined) problems.push({ message: p });
           else at(scheme.offset, p);
         }
+        for (const s of choice.skipped) at(s.offset, s.message);
       }
       if (scheme) tryUnit(tag, depth);
     },
@@ -208,7 +220,7 @@ export function indexDocument(source: Uint8Array): IndexResult {
     },
   });
 
-  scheme ??= fallbackScheme();
+  scheme ??= options.scheme ?? fallbackScheme();
   if (duplicates.size > 5) {
     problems.push({ message: `${duplicates.size} duplicate references in all (first occurrence served)` });
   }
@@ -218,10 +230,11 @@ export function indexDocument(source: Uint8Array): IndexResult {
       message:
         scheme.kind === "fallback"
           ? "no citable div, l or p with @n found: the document has no passages"
-          : `the ${scheme.kind === "cts" ? "cRefPattern" : "citeStructure"} declaration matches nothing: the document has no passages`,
+          : `the ${scheme.kind === "cts" ? "cRefPattern" : "citeStructure"} declaration matches nothing: the ${options.scheme ? "tree" : "document"} has no passages`,
     });
   }
   const observedDepth = units.reduce((m, u) => Math.max(m, u.level), 0);
+  const trees = others.map((t) => otherTree(source, t, problems));
   return {
     index: {
       scheme: scheme.kind,
@@ -231,9 +244,18 @@ export function indexDocument(source: Uint8Array): IndexResult {
       elements,
       doctype,
       length: source.length,
+      // Only when there are some, so that the index of an ordinary document is as before.
+      ...(trees.length ? { trees } : {}),
     },
     problems,
   };
+}
+
+/** Indexes one more tree of the document in its own pass; its problems say which tree. */
+function otherTree(source: Uint8Array, tree: NamedScheme, problems: IndexProblem[]): NamedTree {
+  const result = indexDocument(source, { scheme: tree.scheme });
+  for (const p of result.problems) problems.push({ ...p, message: `tree "${tree.identifier}": ${p.message}` });
+  return { identifier: tree.identifier, index: result.index };
 }
 
 export { XmlSyntaxError };

@@ -42,6 +42,8 @@ export interface RawDeclarations {
 
 export interface RawRefsDecl {
   n?: string;
+  /** `@default="true"`: the document's default citation tree. */
+  isDefault: boolean;
   /** Byte offset of the element, to place warnings. */
   offset: number;
   patterns: { n?: string; matchPattern?: string; replacementPattern?: string }[];
@@ -64,7 +66,7 @@ export class DeclarationCollector {
 
   open(tag: OpenTag): void {
     if (tag.local === "refsDecl") {
-      this.current = { n: attr(tag, "n"), offset: tag.start, patterns: [], structures: [] };
+      this.current = { n: attr(tag, "n"), isDefault: attr(tag, "default") === "true", offset: tag.start, patterns: [], structures: [] };
       this.raw.refsDecls.push(this.current);
     } else if (this.current && tag.local === "cRefPattern") {
       this.current.patterns.push({
@@ -115,25 +117,117 @@ export function fallbackScheme(problems: string[] = []): CitationScheme {
 
 /** Chooses and compiles the scheme: citeStructure first, then CTS cRefPattern, then the fallback. */
 export function readScheme(raw: RawDeclarations): CitationScheme {
-  const withStructures = raw.refsDecls.find((d) => d.structures.length > 0);
-  if (withStructures) {
-    try {
-      return { ...fromCiteStructure(withStructures.structures), offset: withStructures.offset };
-    } catch (e) {
-      if (!(e instanceof XPathError)) throw e;
-      return { ...fallbackScheme([`citeStructure not understood (${e.message}); using div/l/p[@n]`]), offset: withStructures.offset };
+  const chosen = chosenDeclaration(raw);
+  return chosen ? readDeclaration(chosen) : fallbackScheme();
+}
+
+/** The refsDecl readScheme reads: the first with a citeStructure, else the CTS one, else any with cRefPatterns. */
+function chosenDeclaration(raw: RawDeclarations): RawRefsDecl | undefined {
+  return (
+    raw.refsDecls.find((d) => d.structures.length > 0) ??
+    raw.refsDecls.find((d) => d.n === "CTS" && d.patterns.length > 0) ??
+    raw.refsDecls.find((d) => d.patterns.length > 0)
+  );
+}
+
+/** One refsDecl's scheme, or the fallback with a problem saying why it was not understood. */
+function readDeclaration(d: RawRefsDecl): CitationScheme {
+  const compiled = compileDeclaration(d);
+  if (!(compiled instanceof XPathError)) return compiled;
+  return { ...fallbackScheme([`${declarationForm(d)} not understood (${compiled.message}); using div/l/p[@n]`]), offset: d.offset };
+}
+
+/** One refsDecl's scheme (its citeStructure if it has one, else its cRefPatterns), or why it cannot be read. */
+function compileDeclaration(d: RawRefsDecl): CitationScheme | XPathError {
+  try {
+    const scheme = d.structures.length > 0 ? fromCiteStructure(d.structures) : fromCRefPatterns(d.patterns);
+    return { ...scheme, offset: d.offset };
+  } catch (e) {
+    if (!(e instanceof XPathError)) throw e;
+    return e;
+  }
+}
+
+function declarationForm(d: RawRefsDecl): string {
+  return d.structures.length > 0 ? "citeStructure" : "cRefPattern";
+}
+
+/** A citation tree other than the default, named by its refsDecl's @n. */
+export interface NamedScheme {
+  identifier: string;
+  scheme: CitationScheme;
+}
+
+/** The document's citation trees: the default one, the others, and why any were left out. */
+export interface SchemeChoice {
+  scheme: CitationScheme;
+  others: NamedScheme[];
+  /** Warnings about declarations left out, each at its refsDecl. */
+  skipped: { offset: number; message: string }[];
+}
+
+/**
+ * Reads every citation tree declared. The default is the readable refsDecl marked
+ * `@default="true"`, else what readScheme chooses (so documents without the mark read as
+ * before). Each other readable refsDecl is a tree named by its @n; one that cannot be named
+ * apart from the rest is left out, since a `tree` parameter could not reach it.
+ */
+export function readTrees(raw: RawDeclarations): SchemeChoice {
+  const skipped: SchemeChoice["skipped"] = [];
+  // refState-only refsDecls (older TEI) declare no tree we read: not considered at all.
+  const readable = raw.refsDecls.filter((d) => d.structures.length > 0 || d.patterns.length > 0);
+  const compiled = new Map(readable.map((d) => [d, compileDeclaration(d)] as const));
+  const marked = readable.filter((d) => d.isDefault);
+  let defaultDecl = marked.find((d) => !(compiled.get(d) instanceof XPathError));
+  let scheme: CitationScheme;
+  if (defaultDecl) {
+    scheme = compiled.get(defaultDecl) as CitationScheme;
+  } else {
+    defaultDecl = chosenDeclaration(raw);
+    scheme = defaultDecl ? readDeclaration(defaultDecl) : fallbackScheme();
+  }
+  for (const d of marked) {
+    const problem = compiled.get(d);
+    if (problem instanceof XPathError && d !== defaultDecl) {
+      skipped.push({
+        offset: d.offset,
+        message: `refsDecl${nameOf(d)} is marked @default="true" but its ${declarationForm(d)} is not understood (${problem.message}); not the default`,
+      });
+    } else if (d !== defaultDecl) {
+      skipped.push({ offset: d.offset, message: `refsDecl${nameOf(d)} is marked @default="true" after another; the first is the default` });
     }
   }
-  const cts = raw.refsDecls.find((d) => d.n === "CTS" && d.patterns.length > 0) ?? raw.refsDecls.find((d) => d.patterns.length > 0);
-  if (cts) {
-    try {
-      return { ...fromCRefPatterns(cts.patterns), offset: cts.offset };
-    } catch (e) {
-      if (!(e instanceof XPathError)) throw e;
-      return { ...fallbackScheme([`cRefPattern not understood (${e.message}); using div/l/p[@n]`]), offset: cts.offset };
+  const taken = new Set<string>();
+  const defaultName = defaultDecl?.n?.trim();
+  if (defaultName) taken.add(defaultName);
+  const others: NamedScheme[] = [];
+  for (const d of readable) {
+    const problem = compiled.get(d);
+    // A marked refsDecl not understood was reported above.
+    if (d === defaultDecl || (d.isDefault && problem instanceof XPathError)) continue;
+    const identifier = d.n?.trim();
+    if (!identifier) {
+      skipped.push({ offset: d.offset, message: "refsDecl without @n: its citation tree cannot be named, so it is not offered" });
+    } else if (taken.has(identifier)) {
+      skipped.push({
+        offset: d.offset,
+        message: `refsDecl n="${identifier}" repeats the @n of another citation tree; only the ${identifier === defaultName ? "default" : "first"} is offered`,
+      });
+    } else if (problem instanceof XPathError) {
+      skipped.push({
+        offset: d.offset,
+        message: `refsDecl n="${identifier}": ${declarationForm(d)} not understood (${problem.message}); the tree is not offered`,
+      });
+    } else if (problem) {
+      taken.add(identifier);
+      others.push({ identifier, scheme: problem });
     }
   }
-  return fallbackScheme();
+  return { scheme, others, skipped };
+}
+
+function nameOf(d: RawRefsDecl): string {
+  return d.n ? ` n="${d.n}"` : "";
 }
 
 /** Elements that stand for the whole text: a top-level structure matching one is not a level. */

@@ -3,13 +3,35 @@
 
 import type { CatalogNode, Library, TextSummary } from "../catalog.js";
 import type { DocIndex } from "../citation/indexer.js";
+import type { CiteStructureJson } from "../citation/scheme.js";
 
 const INDEX_VERSION = 1;
 
 export function indexToJson(index: DocIndex): string {
+  const trees = index.trees?.map((t) => ({ identifier: t.identifier, ...indexRecord(t.index) }));
+  // `trees` last and only when there are some: an ordinary document's file is as before.
+  return JSON.stringify({ v: INDEX_VERSION, ...indexRecord(index), ...(trees?.length ? { trees } : {}) });
+}
+
+type UnitRow = [ref: string, level: number, parent: number, element: number, start: number, end: number, citeType: number];
+type ElementRow = [start: number, startEnd: number, closeStart: number, closeEnd: number, parent: number, ns?: string[]];
+
+/** One tree's index in compact form: citeTypes listed once, units and elements as rows. */
+interface IndexRecord {
+  scheme: DocIndex["scheme"];
+  maxCiteDepth: number;
+  citeStructure: CiteStructureJson[];
+  doctype: string | null;
+  length: number;
+  citeTypes: string[];
+  units: UnitRow[];
+  elements: ElementRow[];
+}
+
+function indexRecord(index: DocIndex): IndexRecord {
   const types: string[] = [];
   const typeIndex = new Map<string, number>();
-  const units = index.units.map((u) => {
+  const units = index.units.map((u): UnitRow => {
     let t = typeIndex.get(u.citeType);
     if (t === undefined) {
       t = types.push(u.citeType) - 1;
@@ -18,12 +40,11 @@ export function indexToJson(index: DocIndex): string {
     return [u.ref, u.level, u.parent, u.element, u.start, u.end, t];
   });
   const elements = index.elements.map((e) => {
-    const row: unknown[] = [e.start, e.startEnd, e.closeStart, e.closeEnd, e.parent];
+    const row: ElementRow = [e.start, e.startEnd, e.closeStart, e.closeEnd, e.parent];
     if (e.ns.length) row.push(e.ns);
     return row;
   });
-  return JSON.stringify({
-    v: INDEX_VERSION,
+  return {
     scheme: index.scheme,
     maxCiteDepth: index.maxCiteDepth,
     citeStructure: index.citeStructure,
@@ -32,19 +53,27 @@ export function indexToJson(index: DocIndex): string {
     citeTypes: types,
     units,
     elements,
-  });
+  };
 }
 
 export function indexFromJson(text: string): DocIndex {
   const raw = JSON.parse(text);
   if (raw.v !== INDEX_VERSION) throw new Error(`index version ${raw.v} is not ${INDEX_VERSION}: rebuild the tree`);
+  const index = indexFromRecord(raw);
+  if (Array.isArray(raw.trees) && raw.trees.length) {
+    index.trees = raw.trees.map((t: IndexRecord & { identifier: string }) => ({ identifier: t.identifier, index: indexFromRecord(t) }));
+  }
+  return index;
+}
+
+function indexFromRecord(raw: IndexRecord): DocIndex {
   return {
     scheme: raw.scheme,
     maxCiteDepth: raw.maxCiteDepth,
     citeStructure: raw.citeStructure,
     doctype: raw.doctype ?? undefined,
     length: raw.length,
-    units: raw.units.map((u: [string, number, number, number, number, number, number]) => ({
+    units: raw.units.map((u) => ({
       ref: u[0],
       level: u[1],
       parent: u[2],
@@ -53,7 +82,7 @@ export function indexFromJson(text: string): DocIndex {
       end: u[5],
       citeType: raw.citeTypes[u[6]],
     })),
-    elements: raw.elements.map((e: [number, number, number, number, number, string[]?]) => ({
+    elements: raw.elements.map((e) => ({
       start: e[0],
       startEnd: e[1],
       closeStart: e[2],
