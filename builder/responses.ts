@@ -68,7 +68,8 @@ export function* documentResponses(site: Site, text: CitedText): Generator<Store
 /**
  * DTS 1.0, for each citation tree: the whole document, every passage, and Navigation from the
  * root and from every unit at each `down` from 1 to the tree's depth (at least 2), -1 (the
- * bottom), and from every unit with no `down` (the unit alone) and `down=0` (its siblings).
+ * bottom), and from every unit with no `down` (the unit alone). Not `down=0` (its siblings):
+ * the same list for each of N siblings, N x N units for a book of N lines, so it is computed.
  */
 function* v1DocumentResponses(site: Site, whole: CitedText): Generator<StoredResponse> {
   const resource = whole.id;
@@ -87,7 +88,6 @@ function* v1DocumentResponses(site: Site, whole: CitedText): Generator<StoredRes
       const request = { kind: "v1-document", resource, tree, ref: unit.ref } as const;
       yield { request, response: renderV1Document(site, request, whole) };
       yield nav(unit.ref, undefined);
-      yield nav(unit.ref, 0);
       for (const down of downs) yield nav(unit.ref, down);
     }
   }

@@ -8,8 +8,9 @@ import { checkCorpus } from "../builder/build/check.js";
 import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, parseHosts } from "../builder/hosts/host-files.js";
-import { makeSite, type Site } from "../builder/site.js";
+import { makeSite, type Site, servesApi } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
+import { v1BasePath } from "../builder/v1/urls.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
 import { chooseLayout, integer, siteFromOptions, treeOptions } from "./options.js";
@@ -167,6 +168,12 @@ program
         console.log(warningLines(server.report.warnings, [opts.corpus, opts.dist]).join("\n"));
       }
       console.log(`dts serve: ${server.url}${site.basePath || "/"} (tree ${opts.dist})`);
+      if (servesApi(site, "1.0")) {
+        const entry = site.staticPaths ? "index.jsonld" : "";
+        console.log(
+          `dts serve: DTS 1.0 at ${server.url}${v1BasePath(site)}/${entry}${site.siteUrl ? ` (its templates name ${site.siteUrl})` : ""}`,
+        );
+      }
       if (opts.corpus) {
         console.log(
           server.writes.enabled

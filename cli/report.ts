@@ -86,6 +86,10 @@ export function printReport(report: BuildReport, options: { json: boolean; corpu
       ...(report.incremental ? [`  rebuilt    ${rebuiltLine(report)}`] : []),
       `  passages   ${report.passages}`,
       `  files      ${report.files} (${size(report.bytes)})`,
+      ...(report.staticSite
+        ? [`  static     ${report.staticSite.files} files in the tree (${size(report.staticSite.bytes)}), for a file server`]
+        : []),
+      `  entry      ${report.entryPoint}`,
     ],
   });
 }

@@ -62,6 +62,54 @@ describe("dts build", () => {
     expect(JSON.parse(readFileSync(join(out, "_site.json"), "utf8"))).toMatchObject({ basePath: "/dts", pageSize: 2 });
   });
 
+  it("builds DTS 1.0 with --api, reports the entry point, and refuses what makes no sense", () => {
+    const out = join(work, "v1-out");
+    const both = dts([
+      "build",
+      "--corpus",
+      EMBEDDED,
+      "--out",
+      out,
+      "--json",
+      "--api",
+      "1-draft2,1.0",
+      "--site-url",
+      "https://example.org/ed/",
+    ]);
+    expect(both.status, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout).entryPoint).toBe("https://example.org/ed/api/dts/v1/");
+    expect(JSON.parse(readFileSync(join(out, "_site.json"), "utf8"))).toMatchObject({
+      apis: ["1-draft2", "1.0"],
+      siteUrl: "https://example.org/ed",
+    });
+
+    const staticOut = join(work, "v1-static");
+    const stat = dts(["build", "--corpus", EMBEDDED, "--out", staticOut, "--json", "--api", "1.0", "--static-paths"]);
+    expect(stat.status, stat.stderr).toBe(0);
+    const report = JSON.parse(stat.stdout);
+    // Without a site URL the templates are root-relative: the entry point is the file a client starts from.
+    expect(report.entryPoint).toBe("/api/dts/v1/index.jsonld");
+    expect(existsSync(join(staticOut, "api/dts/v1/index.jsonld"))).toBe(true);
+    expect(report.staticSite.files).toBeGreaterThan(400);
+    const human = dts(["build", "--corpus", EMBEDDED, "--out", staticOut, "--api", "1.0", "--static-paths"]);
+    expect(human.stdout).toMatch(/entry\s+\/api\/dts\/v1\/index\.jsonld\n/);
+    expect(human.stdout).toMatch(/static\s+\d+ files in the tree \([\d.]+ [kM]B\), for a file server/);
+
+    const cases: [string[], RegExp][] = [
+      [["--api", "2.0"], /--api takes 1-draft2, 1\.0 or both/],
+      [["--static-paths"], /--static-paths is a profile of DTS 1\.0: add --api 1\.0/],
+      [["--api", "1.0", "--site-url", "ftp://example.org"], /site URL must be http or https/],
+      [["--api", "1.0", "--site-url", "example.org"], /site URL must be an absolute http or https URL/],
+      [["--api", "1.0", "--site-url", "https://example.org/?a=1"], /no query, fragment or credentials/],
+    ];
+    for (const [args, message] of cases) {
+      const r = dts(["build", "--corpus", EMBEDDED, "--out", join(work, "v1-refused"), ...args]);
+      expect([args, r.status]).toEqual([args, 1]);
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(join(work, "v1-refused"))).toBe(false);
+    }
+  });
+
   it("reports problems in single files as warnings with file, line and column, and still builds", () => {
     const corpus = join(work, "warn");
     mkdirSync(corpus);

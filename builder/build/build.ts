@@ -8,16 +8,19 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fillFromHeader, type Library, type ResourceNode, type TextSummary, type Warning } from "../catalog.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "../hosts/host-files.js";
+import { checkLimit, LIMITS } from "../hosts/limits.js";
 import { loadDocuments } from "../metadata/load.js";
 import { listOr, readTextOr } from "../read-files.js";
 import type { DocumentMethod } from "../render/service.js";
 import { collectionResponses, serviceResponses } from "../responses.js";
-import type { Site } from "../site.js";
+import { type Site, servesApi } from "../site.js";
 import { CATALOG_FILE, encodeName, SITE_FILE } from "../tree/layout.js";
 import { libraryToJson } from "../tree/stored-data.js";
 import { checkTreeFolder, makeStaging, swapInto, TREE_RECORD } from "../tree/tree-folder.js";
 import { bumpGeneration, TreeWriter } from "../tree/tree-writer.js";
-import { removeStaticDocumentsNotIn, staticCollectionFiles } from "../v1/static-files.js";
+import { entryUrl } from "../urls.js";
+import { removeStaticDocumentsNotIn, staticCollectionFiles, treeSize } from "../v1/static-files.js";
+import { v1Url } from "../v1/urls.js";
 import { type DocumentResult, documentTask, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import type { PlanReason } from "./plan.js";
@@ -56,6 +59,13 @@ export interface BuildReport {
   seconds: number;
   /** What `hosts` wrote (rule counts per host, precompression). */
   hostFiles?: HostReport;
+  /**
+   * Where a client starts: the DTS 1.0 Entry when 1.0 is built (in the static profile, the file
+   * `.../v1/index.jsonld`), else the 1-draft2 one. Absolute when the site URL is known.
+   */
+  entryPoint: string;
+  /** The static profile's whole tree, as a file server (GitHub Pages) is handed it. */
+  staticSite?: { files: number; bytes: number };
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -117,6 +127,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // and siblings of an earlier build when none are asked for now.
   const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
   if (!incremental) swapInto(root, out);
+  const warnings = [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings];
+  const staticSite = options.site.staticPaths ? treeSize(out) : undefined;
+  const overPages = staticSite && checkLimit(out, "GitHub Pages", staticSite.bytes, LIMITS.githubPagesSize);
+  if (overPages) warnings.push(overPages);
 
   return {
     documents: resources.length,
@@ -127,9 +141,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     reused: results.length - changed.length,
     reasons: countReasons(results),
     incremental,
-    warnings: [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings],
+    warnings,
     seconds: (performance.now() - started) / 1000,
     hostFiles,
+    entryPoint: servesApi(options.site, "1.0")
+      ? v1Url(options.site, { kind: "v1-entry" })
+      : `${options.site.siteUrl ?? ""}${entryUrl(options.site)}`,
+    ...(staticSite ? { staticSite } : {}),
   };
 }
 

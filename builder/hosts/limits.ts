@@ -42,6 +42,12 @@ export const LIMITS = {
     limit: 54_000,
     source: "docs.netlify.com/site-deploys/overview",
   },
+  githubPagesSize: {
+    short: "bytes of the published site",
+    what: "bytes of a published GitHub Pages site (the static profile's whole --out folder)",
+    limit: 1_000_000_000,
+    source: "docs.github.com/en/pages/getting-started-with-github-pages/github-pages-limits",
+  },
 } satisfies Record<string, Limit>;
 
 /** A warning when `count` exceeds `limit`, with both numbers and the source. */

@@ -87,7 +87,7 @@ export function requestToPath(req: DtsRequest): string | null {
       if (req.start !== undefined || req.mediaType !== undefined) return null;
       return `v1/${documentFolder(req.resource)}/${treePrefix(req.tree)}${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
     case "v1-navigation":
-      if (req.start !== undefined || req.page !== undefined) return null;
+      if (req.start !== undefined || req.page !== undefined || req.down === 0) return null;
       return `v1/${navigationFolder(req.resource)}/${treePrefix(req.tree)}${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down ?? "n"}.json`;
   }
 }

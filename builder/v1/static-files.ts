@@ -72,3 +72,21 @@ export function removeStaticDocumentsNotIn(root: string, site: Site, ids: Set<st
     }
   }
 }
+
+/** Files and bytes of a whole tree: what a file server rooted at it (GitHub Pages) is handed. */
+export function treeSize(root: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        files++;
+        bytes += statSync(path).size;
+      }
+    }
+  };
+  walk(root);
+  return { files, bytes };
+}

@@ -12,7 +12,7 @@ const utf8 = new TextEncoder();
 
 /**
  * The file of a request in the static profile, relative to the tree, or null when a file
- * server cannot answer it (ranges, media types, pages of Navigation) or its values make no
+ * server cannot answer it (ranges, down=0, media types, pages of Navigation) or its values make no
  * safe file name (an empty, `.` or `..` segment, a NUL, a name over 255 bytes).
  */
 export function staticPath(site: Site, req: V1Request): string | null {
@@ -31,7 +31,7 @@ export function staticPath(site: Site, req: V1Request): string | null {
       rel = `document/${req.resource}${req.tree !== undefined ? `;tree=${req.tree}` : ""}${req.ref !== undefined ? `/${req.ref}` : ""}${TEI_EXT}`;
       break;
     case "v1-navigation":
-      if (req.start !== undefined || req.page !== undefined) return null;
+      if (req.start !== undefined || req.page !== undefined || req.down === 0) return null;
       rel =
         `navigation/${req.resource}${req.tree !== undefined ? `;tree=${req.tree}` : ""}` +
         `${req.down !== undefined ? `;down=${req.down}` : ""}${req.ref !== undefined ? `/${req.ref}` : ""}${JSONLD_EXT}`;

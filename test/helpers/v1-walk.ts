@@ -137,7 +137,10 @@ export function checkMembers(all: Unit[], ref: Unit | undefined, down: number | 
 }
 
 export interface WalkOptions {
-  /** Ask for ranges (Navigation start/end, Document start/end): a Level 1 server answers them. */
+  /**
+   * Expect what only a server computes (Level 1) to be answered: ranges, and `down=0` (the
+   * siblings of a unit). On a file server (the static profile) they are 404s.
+   */
   ranges: boolean;
   get(url: string): Promise<Answer>;
 }
@@ -146,8 +149,10 @@ export interface WalkResult {
   answers: Answer[];
   resources: string[];
   units: number;
-  /** Range answers (when not asked for: none). */
+  /** Answers to what only a server computes (ranges, down=0), checked as 200s or 404s by `ranges`. */
   ranges: Answer[];
+  /** Units of the citation trees other than the default. */
+  treeUnits: number;
 }
 
 /** Walks every collection (every page), and every Resource's units, passages and navigation. */
@@ -167,6 +172,7 @@ export async function walkV1(entryUrl: string, o: WalkOptions): Promise<WalkResu
   checkEntry(entry);
   const resources: string[] = [];
   let units = 0;
+  let treeUnits = 0;
   const seen = new Set<string>();
   const visit = async (url: string): Promise<void> => {
     let next: string | undefined = url;
@@ -205,13 +211,26 @@ export async function walkV1(entryUrl: string, o: WalkOptions): Promise<WalkResu
     checkMembers(all, undefined, -1, all);
     for (const down of [1, 2]) checkMembers(all, undefined, down, (await nav({ down })).member as Unit[]);
     for (const unit of all) {
-      for (const down of [undefined, 0, 1, -1]) {
+      const siblings = expand(r.navigation as string, { ref: unit.identifier, down: 0 });
+      if (!o.ranges) ranges.push(await o.get(siblings));
+      for (const down of o.ranges ? [undefined, 0, 1, -1] : [undefined, 1, -1]) {
         const answer = await nav({ ref: unit.identifier, down });
         expect((answer.ref as Unit).identifier).toBe(unit.identifier);
         checkMembers(all, unit, down, answer.member as Unit[] | undefined);
       }
       const passage = await get(expand(r.document as string, { ref: unit.identifier }), TEI);
       expect(passage.body).toContain("<dts:wrapper ");
+    }
+    // Every other citation tree, by its identifier: its units, passages and their children.
+    for (const tree of (r.citationTrees as { identifier?: string }[]).slice(1)) {
+      const units = (await nav({ tree: tree.identifier, down: -1 })).member as Unit[];
+      expect(units.length, `tree ${tree.identifier}`).toBeGreaterThan(0);
+      for (const unit of units) {
+        checkMembers(units, unit, 1, (await nav({ tree: tree.identifier, ref: unit.identifier, down: 1 })).member as Unit[]);
+        const passage = await get(expand(r.document as string, { tree: tree.identifier, ref: unit.identifier }), TEI);
+        expect(passage.body).toContain("<dts:wrapper ");
+      }
+      treeUnits += units.length;
     }
     const top = all.filter((u) => u.level === 1);
     if (top.length > 1) {
@@ -229,7 +248,7 @@ export async function walkV1(entryUrl: string, o: WalkOptions): Promise<WalkResu
     return all.length;
   };
   await visit(expand(entry.collection as string));
-  return { answers, resources, units, ranges };
+  return { answers, resources, units, ranges, treeUnits };
 }
 
 /** GET with the global fetch, the answer as text. */

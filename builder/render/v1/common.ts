@@ -1,19 +1,23 @@
 // What every DTS 1.0 answer shares: the JSON-LD head, the Resource object with its templates
 // and citation trees, and a citable unit as the Navigation endpoint describes it.
 
-import { CitedText } from "../../citation/cited-text.js";
+import type { CitedText } from "../../citation/cited-text.js";
 import type { CiteStructureJson } from "../../citation/scheme.js";
 import { DtsError } from "../../error.js";
 import type { Site } from "../../site.js";
 import { nodeTemplates } from "../../v1/urls.js";
 import { DTS_VERSION, JSONLD_TYPE, V1_CONTEXT } from "../../wire.js";
-import { type DtsResponse, json } from "../response.js";
+import type { DtsResponse } from "../response.js";
 
 /** `@context` and `dtsVersion`, first in every top-level object. */
 export const v1Head = (): Record<string, unknown> => ({ "@context": V1_CONTEXT, dtsVersion: DTS_VERSION });
 
+/**
+ * JSON without indentation: the static profile stores an answer per unit and `down`, and the
+ * Navigation ones repeat the Resource, so spaces would be a third of a tree a file server holds.
+ */
 export function v1JsonResponse(value: unknown): DtsResponse {
-  return { status: 200, type: JSONLD_TYPE, link: "", body: json(value) };
+  return { status: 200, type: JSONLD_TYPE, link: "", body: `${JSON.stringify(value)}\n` };
 }
 
 /** A citation tree of a Resource: the default has no identifier (1.0, "CitationTree"). */
@@ -71,27 +75,17 @@ export function citableUnit(text: CitedText, u: number): Record<string, unknown>
   };
 }
 
-const treeTexts = new WeakMap<CitedText, Map<string, CitedText>>();
-
 /** The text as one of its citation trees cites it: the default without `tree`; an error when it has no such tree. */
 export function chooseTree(text: CitedText, tree: string | undefined): CitedText | DtsError {
   if (tree === undefined) return text;
-  let byName = treeTexts.get(text);
-  if (!byName) treeTexts.set(text, (byName = new Map()));
-  const known = byName.get(tree);
-  if (known) return known;
-  const named = text.index.trees?.find((t) => t.identifier === tree);
-  if (!named) {
-    const names = (text.index.trees ?? []).map((t) => `"${t.identifier}"`);
-    return new DtsError(
-      404,
-      `The document "${text.id}" has no citation tree "${tree}". ` +
-        (names.length
-          ? `Its other trees are ${names.join(", ")}; leave tree out for the default.`
-          : "It has only its default tree: leave tree out."),
-    );
-  }
-  const chosen = new CitedText(text.id, named.index, text.source);
-  byName.set(tree, chosen);
-  return chosen;
+  const chosen = text.tree(tree);
+  if (chosen) return chosen;
+  const names = text.treeIdentifiers().map((t) => `"${t}"`);
+  return new DtsError(
+    404,
+    `The document "${text.id}" has no citation tree "${tree}". ` +
+      (names.length
+        ? `Its other trees are ${names.join(", ")}; leave tree out for the default.`
+        : "It has only its default tree: leave tree out."),
+  );
 }
