@@ -4,7 +4,7 @@
 // the 1-draft2 fragment; the static profile works on plain file servers (Level 0).
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,8 +13,8 @@ import { makeSite, type Site } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { CAESAR, CATULLUS, EDGE, GEORGICS, LIVY, ODYSSEY } from "./helpers/embedded.js";
 import { freePort, rawRequest } from "./helpers/hosts-conformance.js";
-import { PLAIN_NGINX, startPlainNginx } from "./helpers/nginx.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { NGINX, PLAIN_NGINX, startNginx, startPlainNginx } from "./helpers/nginx.js";
+import { EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP } from "./helpers/tree.js";
 import { type Answer, expand, fetchAnswer, LD, TEI, walkV1 } from "./helpers/v1-walk.js";
 
 const TEXTS = [GEORGICS, CAESAR, CATULLUS, ODYSSEY, EDGE];
@@ -158,16 +158,24 @@ describe("DTS 1.0 stored answers equal computed ones", () => {
   });
 });
 
-/** Whether python3 can run http.server here. */
+/**
+ * Whether python3 can run http.server here with the types the static profile needs (they come
+ * from /etc/mime.types, Debian's media-types).
+ */
 const PYTHON = (() => {
   try {
-    execFileSync("python3", ["-c", "import http.server"], { stdio: "ignore" });
+    const check =
+      "import http.server, mimetypes, sys; sys.exit(mimetypes.guess_type('a.jsonld')[0] != 'application/ld+json' or mimetypes.guess_type('a.tei')[0] != 'application/tei+xml')";
+    execFileSync("python3", ["-c", check], { stdio: "ignore" });
     return true;
   } catch {
     return false;
   }
 })();
-if (!PYTHON) console.warn("python3 is not installed: skipping the static profile test on python's http.server");
+if (!PYTHON)
+  console.warn(
+    "python3 with /etc/mime.types (Debian's media-types) is not installed: skipping the static profile tests on python's http.server",
+  );
 
 async function startPython(root: string, port: number): Promise<{ stop(): Promise<void> }> {
   const proc: ChildProcess = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", root], {
@@ -315,6 +323,88 @@ describe("DTS 1.0 citation trees (refsDecl[@n]) chosen by tree", () => {
     } finally {
       rmSync(dist, { recursive: true, force: true });
       rmSync(corpus, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!HAS_SHARED)("DTS 1.0 on real corpora", () => {
+  for (const name of ["citeStructure", "formulae-open", "priapeia"]) {
+    it(`${name}: every collection, and every 4th unit with its passage, through the templates, on dts serve and as static files`, async () => {
+      const port = await freePort();
+      const site = makeSite({ apis: ["1-draft2", "1.0"], siteUrl: `http://127.0.0.1:${port}`, staticPaths: true });
+      const dist = await buildSite(join(SHARED, name), site);
+      try {
+        const server = await startServer({ dist, site, port, host: "127.0.0.1" });
+        let served: number;
+        try {
+          const walk = await walkV1(`${site.siteUrl}/api/dts/v1/index.jsonld`, { ranges: true, get: fetchAnswer, every: 4 });
+          served = walk.units;
+          expect(walk.units).toBeGreaterThan(0);
+          // Every passage, in both wrappers, is the same bytes.
+          let compared = 0;
+          for (const a of walk.answers.filter(
+            (x) => x.url.includes("/document/") && /\/[^/;]+\/[^/]+\.tei$/.test(new URL(x.url).pathname),
+          )) {
+            const path = decodeURIComponent(new URL(a.url).pathname).slice("/api/dts/v1/document/".length, -".tei".length);
+            const resource = walk.resources.find((r) => path.startsWith(`${r}/`));
+            if (!resource || walk.ranges.includes(a)) continue;
+            const ref = path.slice(resource.length + 1);
+            const draft = await fetchAnswer(
+              `${site.siteUrl}/api/dts/document?id=${encodeURIComponent(resource)}&ref=${encodeURIComponent(ref)}`,
+            );
+            expect(sameInside(a.body, draft.body), a.url).toBe(true);
+            compared++;
+          }
+          expect(compared).toBeGreaterThan(walk.units / 10);
+        } finally {
+          await server.close();
+        }
+        if (PYTHON) {
+          const python = await startPython(dist, port);
+          try {
+            const walk = await walkV1(`${site.siteUrl}/api/dts/v1/index.jsonld`, { ranges: false, get: fetchAnswer, every: 4 });
+            expect(walk.units).toBe(served);
+            for (const a of walk.ranges) expect([a.url, a.status]).toEqual([a.url, 404]);
+          } finally {
+            await python.stop();
+          }
+        }
+      } finally {
+        rmSync(dist, { recursive: true, force: true });
+      }
+    }, 120_000);
+  }
+});
+if (!HAS_SHARED) console.warn(SHARED_SKIP);
+
+describe.skipIf(!NGINX)("DTS 1.0 behind nginx with the generated rules", () => {
+  it("answers every 1.0 request as dts serve does, the stored ones from the tree with dts serve stopped", async () => {
+    const work = mkdtempSync(join(tmpdir(), "dts-v1-rules-"));
+    chmodSync(work, 0o755);
+    const dist = join(work, "dist");
+    const port = await freePort();
+    const site = makeSite({ apis: ["1-draft2", "1.0"], siteUrl: `http://127.0.0.1:${port}` });
+    await build({ corpus: EMBEDDED, out: dist, site, workers: 0, hosts: { hosts: ["nginx"] } });
+    const upstream = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+    const nginx = await startNginx(work, dist, upstream.url, { port });
+    try {
+      const walk = await walkV1(`${site.siteUrl}/api/dts/v1/`, { ranges: true, get: fetchAnswer });
+      expect(walk.units).toBe(75);
+      await upstream.close();
+      let stored = 0;
+      for (const a of walk.answers) {
+        const again = await fetchAnswer(a.url);
+        // What the tree holds still comes; what only dts serve computes (ranges, down=0) does not.
+        if (again.status === 200) {
+          expect([a.url, again.type, again.body]).toEqual([a.url, a.type, a.body]);
+          stored++;
+        } else expect(walk.ranges.includes(a) || a.url.includes("down=0"), a.url).toBe(true);
+      }
+      expect(stored).toBeGreaterThan(walk.answers.length / 2);
+    } finally {
+      await nginx.stop();
+      await upstream.close().catch(() => undefined);
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });

@@ -62,10 +62,10 @@ export async function startNginx(
   work: string,
   dist: string,
   upstreamUrl: string,
-  options: { example?: boolean } = {},
+  options: { example?: boolean; port?: number } = {},
 ): Promise<RunningNginx> {
   mkdirSync(work, { recursive: true });
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const rules = join(dist, "_hosts/nginx");
   const upstream = `upstream dts_dynamic { server ${new URL(upstreamUrl).host}; keepalive 4; }`;
   const site = options.example
