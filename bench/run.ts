@@ -16,7 +16,7 @@
 // Parts that need ../shared or nginx are skipped with the reason. The default run takes about 4
 // minutes on 2 cores; --scale 10 adds about 6.
 //
-// Options: --scale 1|10|100 (or DTS_BENCH_SCALE), --only build,slice,scale,serve,incremental,
+// Options: --scale 1|10|100 (or DTS_BENCH_SCALE), --only build,slice,scale,serve,incremental,v1,
 // --duration <s> (per load run, default 5), --connections <n> (default 32), --keep (keep the
 // temporary folder), --results <file>. DTS_BENCH_SHARED points at another corpora folder.
 
@@ -93,7 +93,7 @@ function parseOptions(argv: string[]): Options {
     else if (a === "--results") o.results = resolve(value());
     else if (a === "--help" || a === "-h") {
       console.log(
-        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental] [--duration s] [--connections n] [--keep] [--results file]",
+        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental,v1] [--duration s] [--connections n] [--keep] [--results file]",
       );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
@@ -237,6 +237,7 @@ interface BuildJson {
   seconds: number;
   reused?: number;
   incremental?: boolean;
+  staticSite?: { files: number; bytes: number };
 }
 
 interface BuildRun {
@@ -584,8 +585,8 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Pro
   });
 }
 
-async function startDts(tree: string, corpus: string | null, token: string | null): Promise<Server> {
-  const args = [DTS, "serve", "--dist", tree, "--port", String(await freePort())];
+async function startDts(tree: string, corpus: string | null, token: string | null, port?: number): Promise<Server> {
+  const args = [DTS, "serve", "--dist", tree, "--port", String(port ?? (await freePort()))];
   if (corpus) args.push("--corpus", corpus);
   const env = { ...process.env };
   if (token) env.DTS_TOKEN = token;
@@ -1099,6 +1100,71 @@ async function writePart(state: LatinState | null): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Part 6: DTS 1.0 beside 1-draft2, on the slice: what building it costs against the 1-draft2
+// build of the same corpus, and serving a stored 1.0 passage against the same 1-draft2 one.
+
+const V1_PASSAGE = { id: "urn:cts:latinLit:phi0448.phi001.perseus-lat2", ref: "1.1.1" };
+
+async function v1Part(options: Options): Promise<void> {
+  if (!existsSync(LATIN)) {
+    skip("6 dts 1.0", "latinLit slice", `${LATIN} is absent`);
+    return;
+  }
+  const corpus = join(work, "v1-slice");
+  mirror(LATIN, corpus, (name, depth) => depth !== 1 || SLICE_GROUPS.includes(name));
+  const port = await freePort();
+  const siteUrl = `http://127.0.0.1:${port}`;
+  const variants: [string, string, string[]][] = [
+    ["1-draft2", "v1-draft2", ["--api", "1-draft2"]],
+    ["1-draft2 and 1.0", "v1-both", ["--api", "1-draft2,1.0", "--site-url", siteUrl]],
+    ["1.0 static profile", "v1-static", ["--api", "1.0", "--static-paths", "--site-url", siteUrl]],
+  ];
+  let base: BuildRun | null = null;
+  for (const [label, folder, extra] of variants) {
+    log(`slice: build ${label}`);
+    const b = await dtsBuild(corpus, join(work, folder), 900, extra);
+    data[`v1 build ${label}`] = { usage: b.run.usage, report: b.report && { ...b.report, warnings: b.report.warnings.length } };
+    if (!b.report) {
+      row("6 dts 1.0", `slice, ${label}: build`, `failed (${b.error})`);
+      continue;
+    }
+    const size = b.report.staticSite
+      ? `; a file server is handed ${num(b.report.staticSite.files)} files, ${mb(b.report.staticSite.bytes)}`
+      : "";
+    const than = base ? `; wall ${ratio(b.run.usage.wall / base.run.usage.wall)} the 1-draft2 build's` : "";
+    row(
+      "6 dts 1.0",
+      `slice, ${label}: build`,
+      `${usageText(b.run.usage)}; ${num(b.report.files)} files, ${mb(b.report.bytes)}${size}${than}`,
+    );
+    base ??= b;
+  }
+  const both = join(work, "v1-both");
+  if (!existsSync(join(both, "_site.json"))) return;
+  log("slice: serve a stored passage, 1-draft2 and 1.0, alternately");
+  const server = await startDts(both, null, null, port);
+  try {
+    const q = (v: string): string => encodeURIComponent(v);
+    const draft = `${server.url}/api/dts/document?id=${q(V1_PASSAGE.id)}&ref=${V1_PASSAGE.ref}`;
+    const v1 = `${server.url}/api/dts/v1/document?resource=${q(V1_PASSAGE.id)}&ref=${V1_PASSAGE.ref}`;
+    const ratios: number[] = [];
+    let last: [Load, Load] | null = null;
+    for (let i = 0; i < 3; i++) {
+      const a = await load(draft, options);
+      const b = await load(v1, options);
+      ratios.push(b.rps / a.rps);
+      last = [a, b];
+    }
+    ratios.sort((x, y) => x - y);
+    row("6 dts 1.0", "dts serve: 1-draft2 passage (last run)", loadText(last![0]));
+    row("6 dts 1.0", "dts serve: the same passage in 1.0 (last run)", loadText(last![1]));
+    row("6 dts 1.0", "1.0 / 1-draft2 req/s (median of 3 alternating)", ratio(ratios[1]), ">= 0.9x", ratios[1] >= 0.9);
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The run.
 
 function printTable(): string {
@@ -1152,6 +1218,7 @@ async function main(): Promise<void> {
     if (want("slice")) await slice();
     if (want("scale")) await scalePart(options);
     if (latin && want("incremental")) await rebuildPart(latin);
+    if (want("v1")) await v1Part(options);
     if (want("serve")) {
       if (latin) {
         const state = latin;

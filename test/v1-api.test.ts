@@ -91,6 +91,10 @@ describe("DTS 1.0 on dts serve (Level 1)", () => {
       ["/collection?nav=sideways", 400, LD],
       ["/collection?page=99", 404, LD],
       [`/navigation/${encodeURIComponent(GEORGICS)};down=1/1`, 404, LD],
+      // Names of Object.prototype are no endpoints (a lookup in a plain object would find them).
+      ["/constructor", 404, LD],
+      ["/toString/x", 404, LD],
+      ["/__proto__", 404, LD],
     ];
     for (const [path, status, type] of cases) {
       const a = await fetchAnswer(base + path);

@@ -24,11 +24,19 @@ export type V1Request =
 
 export type V1Endpoint = "v1-entry" | "v1-collection" | "v1-document" | "v1-navigation";
 
-const ENDPOINTS: Record<string, V1Endpoint> = {
-  collection: "v1-collection",
-  document: "v1-document",
-  navigation: "v1-navigation",
-};
+/** The endpoint a path's first name is (a switch, not an object: `constructor` is no endpoint). */
+function endpointNamed(name: string): V1Endpoint | null {
+  switch (name) {
+    case "collection":
+      return "v1-collection";
+    case "document":
+      return "v1-document";
+    case "navigation":
+      return "v1-navigation";
+    default:
+      return null;
+  }
+}
 
 /** Which 1.0 endpoint a path under the base path names (`rest` starts with /v1), or null. */
 export function v1EndpointOf(rest: string): V1Endpoint | null {
@@ -36,8 +44,8 @@ export function v1EndpointOf(rest: string): V1Endpoint | null {
   const tail = rest.slice(V1_SEGMENT.length).replace(/^\/+/, "");
   if (tail === "" || tail === `index${JSONLD_EXT}`) return "v1-entry";
   const name = /^[a-z]+/.exec(tail)?.[0] ?? "";
-  const endpoint = ENDPOINTS[name];
-  if (endpoint === undefined) return null;
+  const endpoint = endpointNamed(name);
+  if (endpoint === null) return null;
   const after = tail.slice(name.length);
   // `collection`, `collection/`, `collection.jsonld`, `collection;nav=...`, `collection/<id>...`
   return after === "" || /^[/;.]/.test(after) ? endpoint : null;
@@ -72,7 +80,8 @@ function readPathStyle(endpoint: V1Endpoint, pathPart: string): { kind: "path"; 
     return bad(endpoint, `a path-style ${endpoint.slice(3)} URL ends with ${ext}, as its template says`, 404);
   }
   const body = pathPart.slice(0, -ext.length);
-  const out: Record<string, string> = {};
+  // No prototype: a `;constructor=...` pair is a parameter like any other, and ignored.
+  const out: Record<string, string> = Object.create(null);
   const decode = (raw: string): string | null => {
     try {
       return decodeURIComponent(raw);

@@ -50,10 +50,17 @@ export function textTrees(text: CitedText): TreeSummary[] {
   ];
 }
 
-/** The `resource` of a Navigation answer: what a client needs to go on from it. */
+const resources = new WeakMap<CitedText, { site: Site; value: Record<string, unknown> }>();
+
+/**
+ * The `resource` of a Navigation answer: what a client needs to go on from it. The same for
+ * every answer about a document (a build renders thousands), so it is made once per site.
+ */
 export function resourceObject(site: Site, text: CitedText): Record<string, unknown> {
+  const known = resources.get(text);
+  if (known?.site === site) return known.value;
   const t = nodeTemplates(site, text.id);
-  return {
+  const value = {
     "@id": text.id,
     "@type": "Resource",
     collection: t.collection,
@@ -61,6 +68,8 @@ export function resourceObject(site: Site, text: CitedText): Record<string, unkn
     document: t.document,
     citationTrees: citationTrees(textTrees(text)),
   };
+  resources.set(text, { site, value });
+  return value;
 }
 
 /** A unit as a CitableUnit object. */
