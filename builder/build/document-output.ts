@@ -12,6 +12,7 @@ import { teiHeaderFromText } from "../metadata/tei-header.js";
 import { listOr, readBytesOr, readJsonOr } from "../read-files.js";
 import { renderDocument } from "../render/document.js";
 import type { DtsResponse } from "../render/response.js";
+import { renderV1Document } from "../render/v1/document.js";
 import { documentResponses, textlessResponses } from "../responses.js";
 import { type Site, servesApi } from "../site.js";
 import { readBody, readFolder } from "../tree/folder-store.js";
@@ -108,13 +109,14 @@ export function rewriteDocument(
     facts.newIndex = next?.index ?? null;
   }
   const planned = planDocument(facts);
-  // The fast path rewrites 1-draft2 passages only: with DTS 1.0 too, the document is rewritten whole.
-  const plan: DocumentPlan = planned.mode === "passages" && servesApi(site, "1.0") ? { ...planned, mode: "document" } : planned;
+  // The fast path keeps the 1.0 answers too where it can read them; else the document is rewritten whole.
+  const v1Entries = planned.mode === "passages" ? v1PassageEntries(site, root, task.id, next) : null;
+  const plan: DocumentPlan = planned.mode === "passages" && v1Entries === undefined ? { ...planned, mode: "document" } : planned;
   const result =
     plan.mode === "unchanged"
       ? { ...record!, reused: true }
       : plan.mode === "passages"
-        ? writePassages(site, root, task, old!, next!, hash, change.rendered)
+        ? writePassages(site, root, task, old!, next!, hash, v1Entries ?? null, change.rendered)
         : renderAll(site, root, task, true, source, change.next);
   return { result: { ...result, reason: plan.reason }, plan };
 }
@@ -206,6 +208,19 @@ function removeTemporaries(root: string, folder: string): void {
   for (const name of listOr(join(root, folder))) if (/\.tmp-\d+-\d+$/.test(name)) rmSync(join(root, folder, name), { force: true });
 }
 
+/**
+ * What the fast path needs of a document's DTS 1.0 answers: null when the tree serves no 1.0
+ * (or holds it as static files, which need no manifest), the entries of its packed 1.0 document
+ * folder, or undefined when the fast path cannot keep them (no such folder, or several citation
+ * trees, whose passages a change may cut differently).
+ */
+function v1PassageEntries(site: Site, root: string, id: string, next: KnownSource | null): PackedEntries | null | undefined {
+  if (!servesApi(site, "1.0")) return null;
+  if (next?.index.trees?.length) return undefined;
+  if (site.staticPaths) return null;
+  return readFolder(root, `v1/${documentFolder(id)}`)?.entries ?? undefined;
+}
+
 /** What the Collection endpoint says of a text, from its index. */
 function textSummary(index: DocIndex): TextSummary {
   const summary: TextSummary = { hasText: true, maxCiteDepth: index.maxCiteDepth, citeStructure: index.citeStructure };
@@ -287,30 +302,48 @@ function writePassages(
   old: EarlierOutput,
   next: KnownSource,
   hash: string,
+  v1Entries: PackedEntries | null,
   rendered?: Map<string, DtsResponse>,
 ): DocumentResult {
   const folder = documentFolder(task.id);
+  const v1Folder = `v1/${folder}`;
+  const v1 = servesApi(site, "1.0");
+  const draft = servesApi(site, "1-draft2");
   const { source, index } = next;
   const warnings: Warning[] = next.problems.map((p) => ({ file: task.file, line: p.line, column: p.column, message: p.message }));
   const text = new CitedText(task.id, index, source);
   const oldBytes = Buffer.from(old.source.buffer, old.source.byteOffset, old.source.length);
   const newBytes = Buffer.from(source.buffer, source.byteOffset, source.length);
-  const writer = new TreeWriter(root, { atomic: true, layout: site.layout });
+  const writer = new TreeWriter(root, { atomic: true, layout: site.layout, staticSite: site });
   const changed = new Set<string>();
+  const v1Changed = new Set<string>();
+  // A 1.0 Document answer of a changed passage (in the static profile, its file).
+  const writeV1 = (ref?: string): void => {
+    const request = { kind: "v1-document", resource: task.id, ref } as const;
+    writer.write({ request, response: renderV1Document(site, request, text) });
+    if (v1Entries) v1Changed.add(splitTreePath(requestToPath(request)!).name);
+  };
   index.units.forEach((u, i) => {
     const o = old.index.units[i];
     if (u.end - u.start === o.end - o.start && newBytes.subarray(u.start, u.end).equals(oldBytes.subarray(o.start, o.end))) return;
     const request = { kind: "document", id: task.id, ref: u.ref } as const;
     const response = renderDocument(site, request, text);
     rendered?.set(u.ref, response);
-    writer.write({ request, response });
-    changed.add(splitTreePath(requestToPath(request)!).name);
+    // A tree of 1.0 alone keeps no 1-draft2 passages (its folder holds the whole source only).
+    if (draft) {
+      writer.write({ request, response });
+      changed.add(splitTreePath(requestToPath(request)!).name);
+    }
+    if (v1) writeV1(u.ref);
   });
   const whole = { kind: "document", id: task.id } as const;
   writer.write({ request: whole, response: renderDocument(site, whole, text) });
   changed.add(WHOLE_DOCUMENT);
-  // The other passages keep their bytes where they lie: the folder gets one small new pack.
+  if (v1) writeV1();
+  // The other passages keep their bytes where they lie: the folder gets one small new pack. The
+  // Navigation answers, of both APIs, say nothing but the structure, which did not change.
   for (const [name, entry] of Object.entries(old.entries)) if (!changed.has(name)) writer.keep(folder, { name, entry });
+  for (const [name, entry] of Object.entries(v1Entries ?? {})) if (!v1Changed.has(name)) writer.keep(v1Folder, { name, entry });
   writer.flush();
   writer.writeData(`${folder}/${INDEX_FILE}`, indexToJson(index));
   const header = teiHeaderFromText(newBytes.toString("utf8"), task.file, warnings).dublinCore;
