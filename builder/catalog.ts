@@ -1,3 +1,4 @@
+import type { DocIndex } from "./citation/indexer.js";
 import type { CiteStructureJson } from "./citation/scheme.js";
 import { DtsError, type SourceLocation } from "./error.js";
 
@@ -58,6 +59,13 @@ export interface TextSummary {
   trees?: { identifier: string; citeStructure: CiteStructureJson[] }[];
   /** The TEI file exists but is not well-formed XML: where, for the answers that say so. */
   unreadable?: UnreadableSource;
+}
+
+/** What the Collection endpoint says of a text, from its index. */
+export function textSummary(index: DocIndex): TextSummary {
+  const summary: TextSummary = { hasText: true, maxCiteDepth: index.maxCiteDepth, citeStructure: index.citeStructure };
+  if (index.trees?.length) summary.trees = index.trees.map((t) => ({ identifier: t.identifier, citeStructure: t.index.citeStructure }));
+  return summary;
 }
 
 /** A TEI file that cannot be read: its path inside the corpus (never the machine's), and the XML error. */

@@ -55,3 +55,21 @@ function isHex(b: number): boolean {
 function hexValue(b: number): number {
   return b <= 0x39 ? b - 0x30 : (b | 0x20) - 0x61 + 10;
 }
+
+// And the other way: the parameters of the URLs the service writes.
+
+/** Parameters of a URL, in their order; undefined ones are left out. */
+export type UrlParams = [string, string | number | undefined][];
+
+/**
+ * `name=value` for each given parameter, its value encoded, after `lead` and joined by `sep`
+ * ("" when none is given): a query (`?`, `&`) or RFC 6570 path parameters (`;`, `;`).
+ */
+export function paramString(params: UrlParams, encode: (value: string) => string, lead: string, sep: string): string {
+  const parts: string[] = [];
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i][1];
+    if (value !== undefined) parts.push(`${params[i][0]}=${encode(String(value))}`);
+  }
+  return parts.length ? lead + parts.join(sep) : "";
+}

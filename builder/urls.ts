@@ -1,6 +1,7 @@
 // Addresses of the API, as they appear in JSON-LD bodies and Link headers. Every link the
 // service emits is built here, so query values are encoded one way everywhere.
 
+import { paramString, type UrlParams } from "./query.js";
 import type { DtsRequest } from "./request.js";
 import type { Site } from "./site.js";
 import { v1Url } from "./v1/urls.js";
@@ -13,12 +14,7 @@ export function encodeQueryValue(value: string): string {
   return encodeURIComponent(value).replace(/%3A/gi, ":").replace(/%2F/gi, "/").replace(/%40/gi, "@");
 }
 
-function query(params: [string, string | number | undefined][]): string {
-  const parts = params
-    .filter((p): p is [string, string | number] => p[1] !== undefined)
-    .map(([k, v]) => `${k}=${encodeQueryValue(String(v))}`);
-  return parts.length ? `?${parts.join("&")}` : "";
-}
+const query = (params: UrlParams): string => paramString(params, encodeQueryValue, "?", "&");
 
 export const entryUrl = (site: Site): string => site.basePath || "/";
 export const docsUrl = (site: Site): string => `${site.basePath}/docs`;

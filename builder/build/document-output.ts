@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { DublinCore, ResourceNode, TextSummary, UnreadableSource, Warning } from "../catalog.js";
+import { type DublinCore, type ResourceNode, type TextSummary, textSummary, type UnreadableSource, type Warning } from "../catalog.js";
 import { CitedText } from "../citation/cited-text.js";
 import { type DocIndex, type IndexProblem, indexDocument, XmlSyntaxError } from "../citation/indexer.js";
 import { teiHeaderFromText } from "../metadata/tei-header.js";
@@ -219,13 +219,6 @@ function v1PassageEntries(site: Site, root: string, id: string, next: KnownSourc
   if (next?.index.trees?.length) return undefined;
   if (site.staticPaths) return null;
   return readFolder(root, `v1/${documentFolder(id)}`)?.entries ?? undefined;
-}
-
-/** What the Collection endpoint says of a text, from its index. */
-function textSummary(index: DocIndex): TextSummary {
-  const summary: TextSummary = { hasText: true, maxCiteDepth: index.maxCiteDepth, citeStructure: index.citeStructure };
-  if (index.trees?.length) summary.trees = index.trees.map((t) => ({ identifier: t.identifier, citeStructure: t.index.citeStructure }));
-  return summary;
 }
 
 /** A source already read and indexed by the caller (the write API), to save doing it twice. */

@@ -3,6 +3,7 @@
 // the names of the tree's own files.
 
 import type { DtsRequest } from "../request.js";
+import { isStoredV1 } from "../v1/request.js";
 
 /**
  * Encodes a value into a file-name-safe form: `a-z 0-9 . -` stay, everything else is `_hh`
@@ -84,10 +85,10 @@ export function requestToPath(req: DtsRequest): string | null {
     case "v1-collection":
       return `v1/collection/${req.id === undefined ? "_" : encodeName(req.id)}/${req.nav}${req.page ? `.p${req.page}` : ""}.json`;
     case "v1-document":
-      if (req.start !== undefined || req.mediaType !== undefined) return null;
+      if (!isStoredV1(req)) return null;
       return `v1/${documentFolder(req.resource)}/${treePrefix(req.tree)}${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.xml`;
     case "v1-navigation":
-      if (req.start !== undefined || req.page !== undefined || req.down === 0) return null;
+      if (!isStoredV1(req)) return null;
       return `v1/${navigationFolder(req.resource)}/${treePrefix(req.tree)}${req.ref === undefined ? "_" : `r.${encodeName(req.ref)}`}.d${req.down ?? "n"}.json`;
   }
 }

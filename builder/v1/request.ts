@@ -22,6 +22,22 @@ export type V1Request =
       page?: number;
     };
 
+/**
+ * Whether the tree stores the answer to a 1.0 request (packed, or in the static profile as a
+ * file): not ranges, media types, pages of Navigation, nor `down=0`, whose siblings list is the
+ * same for each of N siblings (N x N units for N lines), so it is computed.
+ */
+export function isStoredV1(req: V1Request): boolean {
+  switch (req.kind) {
+    case "v1-document":
+      return req.start === undefined && req.mediaType === undefined;
+    case "v1-navigation":
+      return req.start === undefined && req.page === undefined && req.down !== 0;
+    default:
+      return true;
+  }
+}
+
 export type V1Endpoint = "v1-entry" | "v1-collection" | "v1-document" | "v1-navigation";
 
 /** The endpoint a path's first name is (a switch, not an object: `constructor` is no endpoint). */

@@ -5,7 +5,7 @@
 // with them as they are.
 
 import type { Site } from "../site.js";
-import type { V1Request } from "./request.js";
+import { isStoredV1, type V1Request } from "./request.js";
 import { JSONLD_EXT, TEI_EXT, v1BasePath } from "./urls.js";
 
 const utf8 = new TextEncoder();
@@ -16,6 +16,7 @@ const utf8 = new TextEncoder();
  * safe file name (an empty, `.` or `..` segment, a NUL, a name over 255 bytes).
  */
 export function staticPath(site: Site, req: V1Request): string | null {
+  if (!isStoredV1(req)) return null;
   let rel: string;
   switch (req.kind) {
     case "v1-entry":
@@ -27,11 +28,9 @@ export function staticPath(site: Site, req: V1Request): string | null {
         `${req.nav === "parents" ? ";nav=parents" : ""}${req.page !== undefined ? `;page=${req.page}` : ""}${JSONLD_EXT}`;
       break;
     case "v1-document":
-      if (req.start !== undefined || req.mediaType !== undefined) return null;
       rel = `document/${req.resource}${req.tree !== undefined ? `;tree=${req.tree}` : ""}${req.ref !== undefined ? `/${req.ref}` : ""}${TEI_EXT}`;
       break;
     case "v1-navigation":
-      if (req.start !== undefined || req.page !== undefined || req.down === 0) return null;
       rel =
         `navigation/${req.resource}${req.tree !== undefined ? `;tree=${req.tree}` : ""}` +
         `${req.down !== undefined ? `;down=${req.down}` : ""}${req.ref !== undefined ? `/${req.ref}` : ""}${JSONLD_EXT}`;
@@ -41,9 +40,4 @@ export function staticPath(site: Site, req: V1Request): string | null {
     if (segment === "" || segment === "." || segment === ".." || segment.includes("\0") || utf8.encode(segment).length > 255) return null;
   }
   return `${v1BasePath(site).slice(1)}/${rel}`;
-}
-
-/** Whether a tree path is one of the static profile's files (not a response of the packed tree). */
-export function isStaticFile(site: Site, path: string): boolean {
-  return site.staticPaths === true && path.startsWith(`${v1BasePath(site).slice(1)}/`);
 }

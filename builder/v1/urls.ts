@@ -3,6 +3,7 @@
 // servers; path style (`collection/<id>;nav=parents.jsonld`), the Level 0 static profile,
 // where every URL is a file a plain file server answers (static-paths.ts names the files).
 
+import { paramString, type UrlParams } from "../query.js";
 import type { Site } from "../site.js";
 import type { V1Request } from "./request.js";
 
@@ -31,18 +32,10 @@ export function encodeStrict(value: string): string {
 /** A query value as a client's form-style expansion (`{?var}`, `{&var}`) writes it. */
 const q = encodeStrict;
 
-function queryString(params: [string, string | number | undefined][], lead = "?"): string {
-  const parts = params.filter((p): p is [string, string | number] => p[1] !== undefined).map(([k, v]) => `${k}=${q(String(v))}`);
-  return parts.length ? lead + parts.join("&") : "";
-}
+const queryString = (params: UrlParams): string => paramString(params, encodeStrict, "?", "&");
 
 /** `;name=value` for each given parameter (RFC 6570 `{;a,b}`). */
-function matrix(params: [string, string | number | undefined][]): string {
-  return params
-    .filter((p): p is [string, string | number] => p[1] !== undefined)
-    .map(([k, v]) => `;${k}=${encodeStrict(String(v))}`)
-    .join("");
-}
+const matrix = (params: UrlParams): string => paramString(params, encodeStrict, ";", ";");
 
 export interface V1Templates {
   collection: string;

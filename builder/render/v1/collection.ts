@@ -30,12 +30,7 @@ function describe(site: Site, library: Library, node: CatalogNode): Record<strin
     const text = library.texts.get(node.id);
     out.navigation = t.navigation;
     out.document = t.document;
-    out.citationTrees = text?.hasText
-      ? citationTrees([
-          { citeStructure: text.citeStructure },
-          ...(text.trees ?? []).map((tree) => ({ identifier: tree.identifier, citeStructure: tree.citeStructure })),
-        ])
-      : [];
+    out.citationTrees = text?.hasText ? citationTrees(text) : [];
     out.mediaTypes = [TEI_TYPE];
     if (text?.hasText) out.download = v1Url(site, { kind: "v1-document", resource: node.id });
   }

@@ -1,6 +1,7 @@
 // What every DTS 1.0 answer shares: the JSON-LD head, the Resource object with its templates
 // and citation trees, and a citable unit as the Navigation endpoint describes it.
 
+import { type TextSummary, textSummary } from "../../catalog.js";
 import type { CitedText } from "../../citation/cited-text.js";
 import type { CiteStructureJson } from "../../citation/scheme.js";
 import { DtsError } from "../../error.js";
@@ -20,12 +21,6 @@ export function v1JsonResponse(value: unknown): DtsResponse {
   return { status: 200, type: JSONLD_TYPE, link: "", body: `${JSON.stringify(value)}\n` };
 }
 
-/** A citation tree of a Resource: the default has no identifier (1.0, "CitationTree"). */
-export interface TreeSummary {
-  identifier?: string;
-  citeStructure: CiteStructureJson[];
-}
-
 function citeStructures(list: CiteStructureJson[]): Record<string, unknown>[] {
   return list.map((s) => ({
     "@type": "CiteStructure",
@@ -34,20 +29,14 @@ function citeStructures(list: CiteStructureJson[]): Record<string, unknown>[] {
   }));
 }
 
-export function citationTrees(trees: TreeSummary[]): Record<string, unknown>[] {
-  return trees.map((t) => ({
+/** A text's citation trees, as 1.0 lists them: the default first, with no identifier, then the named ones. */
+export function citationTrees(summary: Pick<TextSummary, "citeStructure" | "trees">): Record<string, unknown>[] {
+  const tree = (citeStructure: CiteStructureJson[], identifier?: string): Record<string, unknown> => ({
     "@type": "CitationTree",
-    ...(t.identifier !== undefined ? { identifier: t.identifier } : {}),
-    citeStructure: citeStructures(t.citeStructure),
-  }));
-}
-
-/** The trees of a document's text: the default first, then the named ones. */
-export function textTrees(text: CitedText): TreeSummary[] {
-  return [
-    { citeStructure: text.index.citeStructure },
-    ...(text.index.trees ?? []).map((t) => ({ identifier: t.identifier, citeStructure: t.index.citeStructure })),
-  ];
+    ...(identifier !== undefined ? { identifier } : {}),
+    citeStructure: citeStructures(citeStructure),
+  });
+  return [tree(summary.citeStructure), ...(summary.trees ?? []).map((t) => tree(t.citeStructure, t.identifier))];
 }
 
 const resources = new WeakMap<CitedText, { site: Site; value: Record<string, unknown> }>();
@@ -66,7 +55,7 @@ export function resourceObject(site: Site, text: CitedText): Record<string, unkn
     collection: t.collection,
     navigation: t.navigation,
     document: t.document,
-    citationTrees: citationTrees(textTrees(text)),
+    citationTrees: citationTrees(textSummary(text.index)),
   };
   resources.set(text, { site, value });
   return value;
