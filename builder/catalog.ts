@@ -30,6 +30,8 @@ interface NodeBase {
   dublinCore?: DublinCore;
   /** Terms of other vocabularies, keyed by a prefixed name such as `saws:isAttributedToAuthor`. */
   extensions?: Record<string, DcValue[]>;
+  /** The namespace each prefix of the extension keys stands for (`saws` -> its IRI). */
+  vocabularies?: Record<string, string>;
   /** Ids of the collections this node belongs to, in the order they were found. */
   parents: string[];
 }

@@ -50,6 +50,8 @@ export function endpointOf(pathname: string, site: Site): Endpoint | null {
   const rest = pathname.slice(site.basePath.length).replace(/\/+$/, "");
   const v1 = v1EndpointOf(rest);
   if (v1 !== null) return servesApi(site, "1.0") ? v1 : null;
+  // The context is every API's: their JSON errors name it.
+  if (rest === "/context.json") return "context";
   if (!servesApi(site, "1-draft2")) return null;
   switch (rest) {
     case "":
@@ -62,8 +64,6 @@ export function endpointOf(pathname: string, site: Site): Endpoint | null {
       return "navigation";
     case "/docs":
       return "docs";
-    case "/context.json":
-      return "context";
     default:
       return null;
   }
@@ -157,12 +157,19 @@ export function readRequest(pathname: string, search: string, site: Site): DtsRe
             `Navigation takes no open range; the Document endpoint does (${OPEN_RANGE}).`,
         );
       }
-      const rawDown = param("down");
+      // `level` is Draft 1's name of `down` (the depth below the ref), which its clients
+      // (MyCapytain) still send: read as `down` when that is absent, refused when they disagree.
+      const rawLevel = param("level");
+      const rawDown = param("down") ?? rawLevel;
+      const name = param("down") === null && rawLevel !== null ? "level" : "down";
+      if (rawLevel !== null && param("down") !== null && rawLevel !== param("down")) {
+        return bad(endpoint, `level is Draft 1's name of down: send one of them, not down=${param("down")} and level=${rawLevel}`);
+      }
       let down: number | "max" = 1;
       if (rawDown !== null) {
         if (rawDown === "max" || rawDown === "-1") down = "max";
         else if (/^[0-9]{1,3}$/.test(rawDown)) down = Number(rawDown);
-        else return bad(endpoint, `down must be a whole number from 0, or "max", not "${rawDown}"`);
+        else return bad(endpoint, `${name} must be a whole number from 0, or "max", not "${rawDown}"`);
       }
       if (down === 0 && ref === undefined && start === undefined) {
         return bad(endpoint, "down=0 needs a ref or a range: it asks for the node itself, with no members");

@@ -23,10 +23,11 @@ export interface StoredResponse {
 
 export function* serviceResponses(site: Site, methods: DocumentMethod[]): Generator<StoredResponse> {
   if (servesApi(site, "1.0")) yield { request: { kind: "v1-entry" }, response: renderV1Entry(site) };
+  // Every API's JSON errors name it.
+  yield { request: { kind: "context" }, response: renderContext(site) };
   if (!servesApi(site, "1-draft2")) return;
   yield { request: { kind: "entry" }, response: renderEntry(site) };
   yield { request: { kind: "docs" }, response: renderDocs(site, methods) };
-  yield { request: { kind: "context" }, response: renderContext(site) };
 }
 
 /**

@@ -5,7 +5,11 @@ export interface Site {
   basePath: string;
   /** Members per Collection page. */
   pageSize: number;
-  /** The `@context` value of JSON-LD responses. */
+  /**
+   * The `@context` value of 1-draft2 JSON-LD responses: the tree's own context, absolute under
+   * `siteUrl` or root-relative without it (`dts serve` then makes it absolute from each request,
+   * as JSON-LD processors need); or the published draft-2 address when asked for.
+   */
   context: string;
   /**
    * How stored responses lie in the tree's folders (tree/packed-folder.ts): "packed" (bodies
@@ -29,6 +33,9 @@ export interface Site {
 export const API_VERSIONS = ["1-draft2", "1.0"] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
+/** Whether JSON-LD answers name their context root-relative: a server completes it per request. */
+export const contextIsRelative = (site: Site): boolean => site.context.startsWith("/");
+
 export const servesApi = (site: Site, api: ApiVersion): boolean => (site.apis ?? ["1-draft2"]).includes(api);
 
 export const LAYOUTS = ["packed", "files"] as const;
@@ -39,7 +46,8 @@ import { PUBLISHED_CONTEXT } from "./wire.js";
 export interface SiteOptions {
   basePath?: string;
   pageSize?: number;
-  localContext?: boolean;
+  /** Reference the published draft-2 context (not valid JSON) instead of the tree's own. */
+  publishedContext?: boolean;
   layout?: TreeLayout;
   apis?: ApiVersion[];
   siteUrl?: string;
@@ -51,13 +59,14 @@ export function makeSite(options: SiteOptions = {}): Site {
   const basePath = raw === "/" ? "" : "/" + raw.replace(/^\/+|\/+$/g, "");
   const pageSize = options.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new Error(`page size must be a positive integer, not ${pageSize}`);
+  const siteUrl = options.siteUrl !== undefined ? checkSiteUrl(options.siteUrl) : undefined;
   return {
     basePath: basePath === "/" ? "" : basePath,
     pageSize,
-    context: options.localContext ? `${basePath}/context.json` : PUBLISHED_CONTEXT,
+    context: options.publishedContext ? PUBLISHED_CONTEXT : `${siteUrl ?? ""}${basePath}/context.json`,
     layout: options.layout ?? "packed",
     apis: options.apis ?? ["1-draft2"],
-    ...(options.siteUrl !== undefined ? { siteUrl: checkSiteUrl(options.siteUrl) } : {}),
+    ...(siteUrl !== undefined ? { siteUrl } : {}),
     ...(options.staticPaths ? { staticPaths: true } : {}),
   };
 }

@@ -30,36 +30,43 @@ function apiList(value: string): ApiVersion[] {
   return [...new Set(asked)] as ApiVersion[];
 }
 
-/** `--corpus`, `--out`, `--base-path`, `--page-size`, `--local-context`, `--layout`, `--api`, `--site-url`, `--static-paths`. */
+/** `--corpus`, `--out`, `--base-path`, `--page-size`, `--published-context`, `--layout`, `--api`, `--site-url`, `--static-paths`. */
 export function treeOptions(command: Command): Command {
-  return command
-    .option("--corpus <dir>", "corpus folder (CapiTainS or the native layout)", "corpus")
-    .option("--out <dir>", "output folder", "dist")
-    .option("--base-path <path>", "path of the API on the host", "/api/dts")
-    .option("--page-size <n>", "members per Collection page", integer("--page-size", 1, 100000), 100)
-    .option("--local-context", "reference the tree's own valid JSON-LD context instead of the published one")
-    .addOption(
-      new Option(
-        "--layout <layout>",
-        "how responses lie in the tree: packed (a few files per document) or files (one per response, for Apache); left out, the tree's own, else packed",
-      ).choices(LAYOUTS),
-    )
-    .option(
-      "--api <versions>",
-      `the DTS API versions to build: ${API_VERSIONS.join(", ")}, or both ("1-draft2,1.0"); 1.0 is served under <base-path>/v1`,
-      apiList,
-      ["1-draft2"],
-    )
-    .option(
-      "--site-url <url>",
-      "the public URL the tree is served at (e.g. https://user.github.io/edition): DTS 1.0 templates become absolute under it",
-    )
-    .option("--static-paths", "with --api 1.0: the Level 0 static profile, every 1.0 URL a file any file server answers");
+  return (
+    command
+      .option("--corpus <dir>", "corpus folder (CapiTainS or the native layout)", "corpus")
+      .option("--out <dir>", "output folder", "dist")
+      .option("--base-path <path>", "path of the API on the host", "/api/dts")
+      .option("--page-size <n>", "members per Collection page", integer("--page-size", 1, 100000), 100)
+      .option(
+        "--published-context",
+        "name the published 1-draft2 context address in @context instead of the tree's own (that file is not valid JSON: JSON-LD processors fail on it)",
+      )
+      // The tree's own context became the default; the old switch is still accepted.
+      .addOption(new Option("--local-context").hideHelp())
+      .addOption(
+        new Option(
+          "--layout <layout>",
+          "how responses lie in the tree: packed (a few files per document) or files (one per response, for Apache); left out, the tree's own, else packed",
+        ).choices(LAYOUTS),
+      )
+      .option(
+        "--api <versions>",
+        `the DTS API versions to build: ${API_VERSIONS.join(", ")}, or both ("1-draft2,1.0"); 1.0 is served under <base-path>/v1`,
+        apiList,
+        ["1-draft2"],
+      )
+      .option(
+        "--site-url <url>",
+        "the public URL the tree is served at (e.g. https://user.github.io/edition): the JSON-LD context and DTS 1.0 templates become absolute under it",
+      )
+      .option("--static-paths", "with --api 1.0: the Level 0 static profile, every 1.0 URL a file any file server answers")
+  );
 }
 
 /** The site a build command's options describe. */
 export function siteFromOptions(
-  opts: { basePath: string; pageSize: number; localContext?: boolean; api: ApiVersion[]; siteUrl?: string; staticPaths?: boolean },
+  opts: { basePath: string; pageSize: number; publishedContext?: boolean; api: ApiVersion[]; siteUrl?: string; staticPaths?: boolean },
   layout: TreeLayout,
 ): Site {
   if (opts.staticPaths && !opts.api.includes("1.0")) {
@@ -68,7 +75,7 @@ export function siteFromOptions(
   return makeSite({
     basePath: opts.basePath,
     pageSize: opts.pageSize,
-    localContext: opts.localContext,
+    publishedContext: Boolean(opts.publishedContext),
     layout,
     apis: opts.api,
     siteUrl: opts.siteUrl,

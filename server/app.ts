@@ -43,7 +43,12 @@ export function createApp(options: AppOptions): Hono {
 
   // The API documentation lists the write operations when they are enabled.
   if (writes.enabled) {
-    app.on(["GET", "HEAD"], docsUrl(site), (c) => toResponse(renderDocs(site, writes.methods), { requestHeaders: c.req.raw.headers }));
+    app.on(["GET", "HEAD"], docsUrl(site), (c) =>
+      toResponse(renderDocs(site, writes.methods), {
+        requestHeaders: c.req.raw.headers,
+        context: { site, origin: new URL(c.req.url).origin },
+      }),
+    );
   }
   app.on(["GET", "HEAD"], writesPagePath(site), (_c) => {
     const html = renderWritesPage(site, options.page);
@@ -54,7 +59,11 @@ export function createApp(options: AppOptions): Hono {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     if (endpoint === "document") return writes.handle(c.req.raw, clientAddress(c.env));
     if (endpoint === null) {
-      return toResponse(jsonError(site, 404, noEndpoint(new URL(c.req.url).pathname, site)), { requestHeaders: c.req.raw.headers });
+      const url = new URL(c.req.url);
+      return toResponse(jsonError(site, 404, noEndpoint(url.pathname, site)), {
+        requestHeaders: c.req.raw.headers,
+        context: { site, origin: url.origin },
+      });
     }
     return next();
   });

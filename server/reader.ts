@@ -17,7 +17,7 @@ import { renderV1Document, v1DocumentLink } from "../builder/render/v1/document.
 import { renderV1Entry } from "../builder/render/v1/entry.js";
 import { renderV1Navigation } from "../builder/render/v1/navigation.js";
 import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
-import type { Site } from "../builder/site.js";
+import { contextIsRelative, type Site } from "../builder/site.js";
 import {
   CATALOG_FILE,
   documentFolder,
@@ -153,32 +153,33 @@ export class TreeReader {
     await this.checkGeneration();
     const site = this.options.site;
     const req = parseRequest(url, site);
+    const origin = url.origin;
     if (req === null) {
-      return this.send(jsonError(site, 404, noEndpoint(url.pathname, site)), headers);
+      return this.send(jsonError(site, 404, noEndpoint(url.pathname, site)), headers, origin);
     }
-    if (req.kind === "bad") return this.send(badRequest(site, req), headers);
+    if (req.kind === "bad") return this.send(badRequest(site, req), headers, origin);
     if (isV1(req)) return this.answerV1(req, url, headers);
     const path = requestToPath(req);
     if (path !== null) {
       const stored = await this.fromTree(path, headers);
-      if (stored) return this.sendStored(stored, headers);
+      if (stored) return this.sendStored(stored, headers, origin);
     }
-    return this.sendComputed(req, await this.compute(req), headers);
+    return this.sendComputed(req, await this.compute(req), headers, origin);
   }
 
-  private sendStored(stored: StoredHit, headers: Headers): Response {
+  private sendStored(stored: StoredHit, headers: Headers, origin: string): Response {
     // The representation depends on Accept-Encoding wherever siblings may exist.
     const extra = {
       ...(stored.vary ? { Vary: "Accept-Encoding" } : {}),
       ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}),
     };
-    return this.send(stored.response, headers, stored.etag, undefined, extra);
+    return this.send(stored.response, headers, origin, stored.etag, undefined, extra);
   }
 
-  private async sendComputed(req: DtsRequest, computed: DtsResponse, headers: Headers): Promise<Response> {
+  private async sendComputed(req: DtsRequest, computed: DtsResponse, headers: Headers, origin: string): Promise<Response> {
     // Every Document answer carries a strong tag, for the write API's If-Match; 1.0 answers too.
     const tagged = (req.kind === "document" || isV1(req)) && computed.status === 200;
-    return this.send(computed, headers, tagged ? await contentTag(computed.body) : undefined, DYNAMIC_CACHE_CONTROL);
+    return this.send(computed, headers, origin, tagged ? await contentTag(computed.body) : undefined, DYNAMIC_CACHE_CONTROL);
   }
 
   /**
@@ -188,7 +189,8 @@ export class TreeReader {
    */
   private async answerV1(req: V1Request, url: URL, headers: Headers): Promise<Response> {
     const site = this.options.site;
-    if (site.siteUrl === undefined) return this.sendComputed(req, await this.compute(req, { ...site, siteUrl: url.origin }), headers);
+    const origin = url.origin;
+    if (site.siteUrl === undefined) return this.sendComputed(req, await this.compute(req, { ...site, siteUrl: origin }), headers, origin);
     if (site.staticPaths) {
       const file = staticPath(site, req);
       const stored = file === null ? null : await this.options.storage.read(file);
@@ -199,14 +201,14 @@ export class TreeReader {
           link: req.kind === "v1-document" ? v1DocumentLink(site, req.resource) : "",
           body: stored.body,
         };
-        return this.send(response, headers, await strongTag(stored.etag, stored.body));
+        return this.send(response, headers, origin, await strongTag(stored.etag, stored.body));
       }
     } else {
       const path = requestToPath(req);
       const stored = path === null ? null : await this.fromTree(path, headers);
-      if (stored) return this.sendStored(stored, headers);
+      if (stored) return this.sendStored(stored, headers, origin);
     }
-    return this.sendComputed(req, await this.compute(req), headers);
+    return this.sendComputed(req, await this.compute(req), headers, origin);
   }
 
   /**
@@ -253,9 +255,13 @@ export class TreeReader {
     const storage = this.options.storage;
     const file = treePath(folder, entry.file);
     const head = { status: entry.status, type: entry.type, link: entry.link };
-    // A body alone in its file (offset 0: large bodies are) may have precompressed siblings.
+    // A body alone in its file (offset 0: large bodies are) may have precompressed siblings;
+    // not sent for JSON-LD whose context the server completes (withContextOrigin edits the bytes).
+    const completed = entry.type === JSONLD_TYPE && contextIsRelative(this.options.site);
     const encoded =
-      entry.offset === 0 && hasPrecompressed(storage) ? await readPrecompressed(storage, file, headers.get("Accept-Encoding")) : null;
+      entry.offset === 0 && !completed && hasPrecompressed(storage)
+        ? await readPrecompressed(storage, file, headers.get("Accept-Encoding"))
+        : null;
     if (encoded) {
       const body = encoded.file.body;
       return { response: { ...head, body }, etag: await strongTag(encoded.file.etag, body), encoding: encoded.encoding, vary: true };
@@ -361,15 +367,17 @@ export class TreeReader {
     }
   }
 
-  /** A response of this tree: stored ones with the tree's cache policy. */
+  /** A response of this tree, its context made absolute under `origin` where it is not: stored ones with the tree's cache policy. */
   private send(
     response: DtsResponse,
     requestHeaders: Headers,
+    origin: string,
     etag?: string,
     cacheControl?: string,
     headers?: Record<string, string>,
   ): Response {
-    return toResponse(response, { requestHeaders, etag, cacheControl: cacheControl ?? this.options.cacheControl, headers });
+    const context = { site: this.options.site, origin };
+    return toResponse(response, { requestHeaders, etag, cacheControl: cacheControl ?? this.options.cacheControl, headers, context });
   }
 }
 
@@ -392,7 +400,8 @@ export function readerApp(reader: TreeReader, app: Hono = apiApp(), policy: Meth
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
     if (!(e instanceof DtsError)) console.error(`dts: ${c.req.method} ${new URL(c.req.url).pathname} failed: ${e.stack ?? e.message}`);
     const error = e instanceof DtsError ? e : new DtsError(500, "The server failed to answer this request; its log says why.");
-    return toResponse(renderError(site, endpoint, error), { requestHeaders: c.req.raw.headers, headers: error.headers });
+    const context = { site, origin: new URL(c.req.url).origin };
+    return toResponse(renderError(site, endpoint, error), { requestHeaders: c.req.raw.headers, headers: error.headers, context });
   });
   app.options("*", (c) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);
@@ -405,7 +414,12 @@ export function readerApp(reader: TreeReader, app: Hono = apiApp(), policy: Meth
     const description =
       `${c.req.method} is not supported here; allowed: ${allowed}.` +
       (endpoint === "document" && !policy.writes ? " Writes are enabled by `dts serve --corpus <dir>` with DTS_TOKEN set." : "");
-    return toResponse(endpointError(site, endpoint, 405, description), { requestHeaders: c.req.raw.headers, headers: { Allow: allowed } });
+    const context = { site, origin: new URL(c.req.url).origin };
+    return toResponse(endpointError(site, endpoint, 405, description), {
+      requestHeaders: c.req.raw.headers,
+      headers: { Allow: allowed },
+      context,
+    });
   });
   return app;
 }

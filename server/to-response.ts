@@ -1,11 +1,13 @@
 // The one way a DtsResponse becomes a web Response, for every runtime and every route: its
 // headers (Content-Type, Link, CORS, Location, caching), a 304 for a matching If-None-Match,
-// and the route's own headers (Allow, Retry-After, Vary...). And the one place HEAD loses its
-// body.
+// and the route's own headers (Allow, Retry-After, Vary...), the JSON-LD context made absolute
+// (context-origin.ts). And the one place HEAD loses its body.
 
 import { Hono } from "hono";
 import type { DtsResponse } from "../builder/render/response.js";
+import type { Site } from "../builder/site.js";
 import { CORS_HEADERS, STATIC_CACHE_CONTROL } from "../builder/wire.js";
+import { withContextOrigin } from "./context-origin.js";
 
 /** Cache-Control of what the tree does not hold (and of every answer without a tag). */
 export const DYNAMIC_CACHE_CONTROL = "no-cache";
@@ -19,9 +21,12 @@ export interface ResponseOptions {
   cacheControl?: string;
   /** Headers of this answer besides the response's own. */
   headers?: Record<string, string>;
+  /** The site and the origin the request came to, to complete a root-relative `@context`. */
+  context?: { site: Site; origin: string };
 }
 
-export function toResponse(response: DtsResponse, o: ResponseOptions): Response {
+export function toResponse(answer: DtsResponse, o: ResponseOptions): Response {
+  const response = o.context ? withContextOrigin(answer, o.context.site, o.context.origin) : answer;
   const headers = new Headers({ "Content-Type": response.type, ...(response.link ? { Link: response.link } : {}), ...CORS_HEADERS });
   if (response.location) headers.set("Location", response.location);
   headers.set("Cache-Control", o.etag ? (o.cacheControl ?? STATIC_CACHE_CONTROL) : DYNAMIC_CACHE_CONTROL);

@@ -24,10 +24,10 @@ import {
   rawRequest,
   STORED_REQUESTS,
 } from "./helpers/hosts-conformance.js";
-import { EMBEDDED } from "./helpers/tree.js";
+import { EMBEDDED, TEST_SITE_URL } from "./helpers/tree.js";
 
 const RULES = "_hosts/apache";
-const site = makeSite({ layout: "files" });
+const site = makeSite({ layout: "files", siteUrl: TEST_SITE_URL });
 let work: string;
 let dist: string;
 let upPort: number;
@@ -140,7 +140,7 @@ describe("the RewriteMap program", () => {
     expect(snippet.length).toBeLessThan(8000);
     expect(readdirSync(join(dist, RULES)).sort()).toEqual(["apache.conf.example", "dts-apache.conf", "dts-map.mjs"]);
     const packed = join(work, "packed");
-    const report = await build({ corpus: EMBEDDED, out: packed, site: makeSite(), hosts: { hosts: ["apache"] } });
+    const report = await build({ corpus: EMBEDDED, out: packed, site: makeSite({ siteUrl: TEST_SITE_URL }), hosts: { hosts: ["apache"] } });
     expect(report.warnings.map((w) => w.message).join("\n")).toMatch(
       /apache: Apache can only send a body alone in its file, so with the packed layout every request goes to dts serve; build with --layout files/,
     );

@@ -12,7 +12,7 @@ import { isAsset } from "../builder/hosts/cloudflare.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
-import { EMBEDDED, treeFiles } from "./helpers/tree.js";
+import { EMBEDDED, TEST_SITE_URL, treeFiles } from "./helpers/tree.js";
 import { type RunningWorker, startWorker, wranglerConfig } from "./helpers/workerd.js";
 
 let work: string;
@@ -25,7 +25,7 @@ let skipped = "";
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "dts-cloudflare-"));
   dist = join(work, "dist");
-  const site = makeSite();
+  const site = makeSite({ siteUrl: TEST_SITE_URL });
   await build({ corpus: EMBEDDED, out: dist, site, hosts: { hosts: ["cloudflare"] } });
   reference = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
   // What wrangler uploads: the tree less what .assetsignore names, as the build counted it.

@@ -18,13 +18,13 @@ import { APACHE, type RunningApache, startApache } from "./helpers/apache.js";
 import { expectSameAnswer, freePort } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
 import { sampleRequests } from "./helpers/samples.js";
-import { HAS_SHARED, SHARED, SHARED_SKIP } from "./helpers/tree.js";
+import { HAS_SHARED, SHARED, SHARED_SKIP, TEST_SITE_URL } from "./helpers/tree.js";
 import { type RunningWorker, startWorker } from "./helpers/workerd.js";
 
 if (!HAS_SHARED) console.warn(SHARED_SKIP);
 
 describe.skipIf(!HAS_SHARED)("latinLit on static hosts", () => {
-  const site = makeSite();
+  const site = makeSite({ siteUrl: TEST_SITE_URL });
   let work: string;
   let dist: string;
   let report: BuildReport;
@@ -97,7 +97,7 @@ describe.skipIf(!HAS_SHARED)("latinLit on static hosts", () => {
 });
 
 describe.skipIf(!HAS_SHARED || !APACHE)("a slice of latinLit on Apache (one file per body)", () => {
-  const site = makeSite({ layout: "files" });
+  const site = makeSite({ layout: "files", siteUrl: TEST_SITE_URL });
   let work: string;
   let reference: RunningServer;
   let apache: RunningApache;

@@ -16,14 +16,14 @@ import { build } from "../builder/build/build.js";
 import { makeSite } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { COMPUTED_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
-import { EMBEDDED, treeFiles } from "./helpers/tree.js";
+import { EMBEDDED, TEST_SITE_URL, treeFiles } from "./helpers/tree.js";
 
 let work: string;
 let dist: string;
 let reference: RunningServer;
 let netlify: Server;
 let netlifyUrl: string;
-const site = makeSite();
+const site = makeSite({ siteUrl: TEST_SITE_URL });
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "dts-netlify-"));

@@ -14,7 +14,7 @@ import { type RunningServer, startServer } from "../server/serve.js";
 import { CATULLUS, doc, documentPath, GEORGICS } from "./helpers/embedded.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, rawRequest, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
-import { copyEmbeddedWithLargeGeorgics } from "./helpers/tree.js";
+import { copyEmbeddedWithLargeGeorgics, TEST_SITE_URL } from "./helpers/tree.js";
 
 if (!NGINX) console.warn("nginx is not installed (apt-get install nginx-light): skipping the nginx integration test");
 
@@ -30,7 +30,7 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
     // nginx's workers may run as another user: the tree must be readable by them.
     chmodSync(work, 0o755);
     dist = join(work, "dist");
-    const site = makeSite();
+    const site = makeSite({ siteUrl: TEST_SITE_URL });
     // The Georgics made large enough for its whole document to lie alone in its file, with siblings.
     const corpus = copyEmbeddedWithLargeGeorgics(join(work, "corpus"));
     await build({ corpus, out: dist, site, hosts: { hosts: ["nginx"], compress: true } });

@@ -19,7 +19,7 @@ import { openTree } from "../server/open-tree.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { CATULLUS, doc } from "./helpers/embedded.js";
 import { COMPUTED_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
-import { EMBEDDED, treeFiles } from "./helpers/tree.js";
+import { EMBEDDED, TEST_SITE_URL, treeFiles } from "./helpers/tree.js";
 
 let work: string;
 let plain: RunningServer;
@@ -41,10 +41,15 @@ async function serveApp(app: Hono): Promise<string> {
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "dts-packed-"));
-  await build({ corpus: EMBEDDED, out: join(work, "plain"), site: makeSite({ layout: "files" }) });
-  await build({ corpus: EMBEDDED, out: join(work, "packed"), site: makeSite({ layout: "packed" }) });
-  plain = await startServer({ dist: join(work, "plain"), site: makeSite({ layout: "files" }), port: 0, host: "127.0.0.1" });
-  packed = await startServer({ dist: join(work, "packed"), site: makeSite(), port: 0, host: "127.0.0.1" });
+  await build({ corpus: EMBEDDED, out: join(work, "plain"), site: makeSite({ layout: "files", siteUrl: TEST_SITE_URL }) });
+  await build({ corpus: EMBEDDED, out: join(work, "packed"), site: makeSite({ layout: "packed", siteUrl: TEST_SITE_URL }) });
+  plain = await startServer({
+    dist: join(work, "plain"),
+    site: makeSite({ layout: "files", siteUrl: TEST_SITE_URL }),
+    port: 0,
+    host: "127.0.0.1",
+  });
+  packed = await startServer({ dist: join(work, "packed"), site: makeSite({ siteUrl: TEST_SITE_URL }), port: 0, host: "127.0.0.1" });
 });
 
 afterAll(async () => {

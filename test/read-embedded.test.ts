@@ -210,7 +210,8 @@ describe("Collection endpoint", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/ld+json");
     const body = await r.json();
-    expect(body["@context"]).toBe("https://distributed-text-services.github.io/specifications/context/1.0.0draft-2.json");
+    // The tree's own context, at the origin the request came to (no --site-url).
+    expect(body["@context"]).toBe(`${tree.server.url}/api/dts/context.json`);
     expect(body["@id"]).toBe("default");
     expect(body["@type"]).toBe("Collection");
     expect(body.totalParents).toBe(0);

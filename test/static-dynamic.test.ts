@@ -14,7 +14,7 @@ import { isPackingFile, manifestText } from "../builder/tree/packed-folder.js";
 import { indexFromJson, libraryFromJson } from "../builder/tree/stored-data.js";
 import { requestUrl } from "../builder/urls.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { buildTree, EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP, storedText } from "./helpers/tree.js";
+import { buildTree, EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP, storedText, TEST_SITE_URL } from "./helpers/tree.js";
 
 /**
  * Removes every stored response but the whole documents (the sources ranges are cut from),
@@ -39,7 +39,7 @@ function stripResponses(root: string, folder = ""): number {
 }
 
 async function compare(corpus: string, sample: (i: number) => boolean): Promise<{ compared: number; computed: number }> {
-  const { dist, site } = await buildTree(corpus);
+  const { dist, site } = await buildTree(corpus, { siteUrl: TEST_SITE_URL });
   const stripped = mkdtempSync(join(tmpdir(), "dts-stripped-"));
   cpSync(dist, stripped, { recursive: true });
   expect(stripResponses(stripped)).toBeGreaterThan(0);

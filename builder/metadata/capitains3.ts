@@ -5,7 +5,16 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { CatalogNode, CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
 import { addNode, type LoadContext, link, parseListedFile } from "./context.js";
-import { addDc, cleanText, DC_NS, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
+import {
+  addDcElement,
+  cleanText,
+  DC_NS,
+  dcValueOf,
+  firstText,
+  newExtensions,
+  readStructuredMetadata,
+  withMetadata,
+} from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
 import { childrenNamed, firstChild, lineColumnAt, lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
 
@@ -119,6 +128,7 @@ interface CommonMetadata {
   description?: string;
   dublinCore?: DublinCore;
   extensions?: Record<string, DcValue[]>;
+  vocabularies?: Record<string, string>;
 }
 
 /** Identifier, titles and Dublin Core of a collection or readable member. */
@@ -129,15 +139,14 @@ function readCommon(el: XmlElement, src: Source, ctx: LoadContext): CommonMetada
     return undefined;
   }
   const dc: DublinCore = {};
+  const ext = newExtensions();
+  const warn = (message: string): void => {
+    ctx.warnings.push({ file: src.file, line: lineOfId(src, id), message: `${id}: ${message}` });
+  };
   for (const child of el.children) {
-    if (child.ns === DC_NS) addDc(dc, child.local, dcValueOf(child.text, xmlLang(child)));
+    if (child.ns === DC_NS) addDcElement(dc, ext, child, dcValueOf(child.text, xmlLang(child)), warn);
   }
-  const ext: Record<string, DcValue[]> = {};
-  for (const block of childrenNamed(el, CAPITAINS_NS, "structured-metadata")) {
-    readStructuredMetadata(block, dc, ext, (message) =>
-      ctx.warnings.push({ file: src.file, line: lineOfId(src, id), message: `${id}: ${message}` }),
-    );
-  }
+  for (const block of childrenNamed(el, CAPITAINS_NS, "structured-metadata")) readStructuredMetadata(block, dc, ext, warn);
   const title = firstText(childrenNamed(el, DC_NS, "title")) ?? id;
   const description = firstText(childrenNamed(el, DC_NS, "description"));
   return { id, title, ...(description ? { description } : {}), ...withMetadata(dc, ext) };

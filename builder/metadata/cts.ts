@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { CollectionNode, DcValue, DublinCore, ResourceNode } from "../catalog.js";
 import { addNode, compareIds, type LoadContext, link, parseListedFile } from "./context.js";
-import { addDc, dcValueOf, firstText, readStructuredMetadata, withMetadata } from "./dublin-core.js";
+import { addDc, dcValueOf, type Extensions, firstText, newExtensions, readStructuredMetadata, withMetadata } from "./dublin-core.js";
 import { mapLimit, OPEN_FILES } from "./walk.js";
 import { lineOfAttribute, type XmlElement, xmlLang } from "./xml.js";
 
@@ -119,7 +119,7 @@ function readTextgroup(el: XmlElement, src: Source, ctx: LoadContext): Collectio
   const names = ctsChildren(el, "groupname");
   const dc: DublinCore = {};
   for (const n of names) addDc(dc, "title", dcValueOf(n.text, xmlLang(n)));
-  const ext: Record<string, DcValue[]> = {};
+  const ext = newExtensions();
   readStructured(el, dc, ext, src, urn, ctx);
   const node: CollectionNode = {
     kind: "collection",
@@ -145,7 +145,7 @@ function readWork(entry: WorkEntry, ctx: LoadContext, groupNames: Map<string, Dc
   for (const t of titles) addDc(dc, "title", dcValueOf(t.text, xmlLang(t)));
   const workLang = xmlLang(el);
   if (workLang) addDc(dc, "language", workLang);
-  const ext: Record<string, DcValue[]> = {};
+  const ext = newExtensions();
   readStructured(el, dc, ext, src, urn, ctx);
   const work: CollectionNode = {
     kind: "collection",
@@ -187,7 +187,7 @@ function readResource(
   const lang = xmlLang(el) ?? work.lang;
   if (lang) addDc(dc, "language", lang);
   addDc(dc, "type", el.local);
-  const ext: Record<string, DcValue[]> = {};
+  const ext = newExtensions();
   readStructured(el, dc, ext, src, urn, ctx);
   if (!dc.creator) for (const c of work.creators) addDc(dc, "creator", c);
 
@@ -214,7 +214,7 @@ export function textFileStem(urn: string): string {
   return parts.length >= 4 ? parts[3] : parts[parts.length - 1];
 }
 
-function readStructured(el: XmlElement, dc: DublinCore, ext: Record<string, DcValue[]>, src: Source, urn: string, ctx: LoadContext): void {
+function readStructured(el: XmlElement, dc: DublinCore, ext: Extensions, src: Source, urn: string, ctx: LoadContext): void {
   for (const block of structuredBlocks(el)) {
     readStructuredMetadata(block, dc, ext, (message) =>
       ctx.warnings.push({ file: src.file, line: lineOfAttribute(src.text, "urn", urn), message: `${urn}: ${message}` }),

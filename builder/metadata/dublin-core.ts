@@ -80,25 +80,82 @@ export function addDc(dc: DublinCore, term: string, value: DcValue): void {
   dc[term] = list;
 }
 
-/** Adds a value under an extension key, skipping empty and repeated values. */
-export function addExtension(ext: Record<string, DcValue[]>, key: string, value: DcValue): void {
+/**
+ * The terms of DCMI Metadata Terms (http://purl.org/dc/terms/), the fifteen elements among them.
+ * A name outside it under `dublinCore` would expand to an IRI no vocabulary defines.
+ */
+const DC_TERMS = new Set(
+  (
+    "abstract accessRights accrualMethod accrualPeriodicity accrualPolicy alternative audience available " +
+    "bibliographicCitation conformsTo contributor coverage created creator date dateAccepted dateCopyrighted " +
+    "dateSubmitted description educationLevel extent format hasFormat hasPart hasVersion identifier " +
+    "instructionalMethod isFormatOf isPartOf isReferencedBy isReplacedBy isRequiredBy issued isVersionOf " +
+    "language license mediator medium modified provenance publisher references relation replaces requires " +
+    "rights rightsHolder source spatial subject tableOfContents temporal title type valid"
+  ).split(" "),
+);
+
+/** Names corpora use for which Dublin Core has a term (CapiTainS files write `dc:author`). */
+const DC_SYNONYMS: Record<string, string> = { author: "creator", editor: "contributor", translator: "contributor" };
+
+/** The Dublin Core term a name stands for, or null when it is none. */
+export function dcTermOf(name: string): string | null {
+  if (DC_TERMS.has(name)) return name;
+  return Object.hasOwn(DC_SYNONYMS, name) ? DC_SYNONYMS[name] : null;
+}
+
+/**
+ * Terms of other vocabularies, keyed by a prefixed name (`saws:isAttributedToAuthor`), and the
+ * namespace each prefix stands for, so that the answers can declare it (JSON-LD needs it).
+ */
+export interface Extensions {
+  terms: Record<string, DcValue[]>;
+  vocabularies: Record<string, string>;
+}
+
+export const newExtensions = (): Extensions => ({ terms: {}, vocabularies: {} });
+
+/**
+ * Adds a value under an extension key, skipping empty and repeated values. `namespace` is the one
+ * the key's prefix stands for (given, or already known); a key of another namespace than the one
+ * its prefix already has is written as a full IRI, so that neither is misread.
+ */
+export function addExtension(ext: Extensions, key: string, value: DcValue, namespace?: string): void {
   const text = typeof value === "string" ? value : value.value;
   if (!text) return;
-  const list = (ext[key] ??= []);
+  let name = key;
+  const colon = key.indexOf(":");
+  if (namespace !== undefined && colon > 0) {
+    const prefix = key.slice(0, colon);
+    const known = ext.vocabularies[prefix];
+    if (known === undefined) ext.vocabularies[prefix] = namespace;
+    else if (known !== namespace) name = namespace + key.slice(colon + 1);
+  }
+  const list = (ext.terms[name] ??= []);
   if (!list.some((v) => sameValue(v, value))) list.push(value);
 }
 
 /**
+ * A dc or dct element's value: under its Dublin Core term, or, when its name is no term, in
+ * `ext` under its name as written (with its namespace), said in a warning, never as fake DC.
+ */
+export function addDcElement(dc: DublinCore, ext: Extensions, el: XmlElement, value: DcValue, warn: (message: string) => void): void {
+  const term = dcTermOf(el.local);
+  if (term !== null) {
+    addDc(dc, term, value);
+    return;
+  }
+  const key = el.prefix ? el.name : `dc:${el.local}`;
+  warn(`${el.name} is not a Dublin Core term: kept in extensions as ${key}`);
+  addExtension(ext, key, value, el.ns);
+}
+
+/**
  * Reads the children of a `structured-metadata` element: dc and dct terms go into `dc` under their
- * local name, anything else into `ext` under "prefix:localName" as written in the file.
+ * term, anything else into `ext` under "prefix:localName" as written in the file.
  * `warn` receives problems (a dateCopyrighted that is not a year).
  */
-export function readStructuredMetadata(
-  block: XmlElement,
-  dc: DublinCore,
-  ext: Record<string, DcValue[]>,
-  warn: (message: string) => void,
-): void {
+export function readStructuredMetadata(block: XmlElement, dc: DublinCore, ext: Extensions, warn: (message: string) => void): void {
   for (const el of block.children) {
     let text = cleanText(el.text);
     // An empty element may still point somewhere (`<dct:source rdf:resource="..."/>`).
@@ -112,9 +169,12 @@ export function readStructuredMetadata(
         else if (dc.dateCopyrighted === undefined) dc.dateCopyrighted = year;
         continue;
       }
-      addDc(dc, el.local, value);
+      addDcElement(dc, ext, el, value, warn);
     } else {
-      addExtension(ext, el.name, value);
+      // An element of the default namespace has no prefix to declare: its key is its full IRI.
+      if (el.prefix) addExtension(ext, el.name, value, el.ns);
+      else if (el.ns) addExtension(ext, el.ns + el.local, value);
+      else warn(`${el.name} is in no namespace, so names no term of any vocabulary; ignored`);
     }
   }
 }
@@ -127,10 +187,26 @@ function resourceAttribute(el: XmlElement): string | undefined {
   return undefined;
 }
 
-/** The optional dublinCore/extensions keys of a node, left out when empty. */
+/** The optional dublinCore/extensions/vocabularies keys of a node, left out when empty. */
 export function withMetadata(
   dc: DublinCore,
-  ext: Record<string, DcValue[]>,
-): { dublinCore?: DublinCore; extensions?: Record<string, DcValue[]> } {
-  return { ...(Object.keys(dc).length > 0 ? { dublinCore: dc } : {}), ...(Object.keys(ext).length > 0 ? { extensions: ext } : {}) };
+  ext: Extensions,
+): { dublinCore?: DublinCore; extensions?: Record<string, DcValue[]>; vocabularies?: Record<string, string> } {
+  const used = usedVocabularies(ext);
+  return {
+    ...(Object.keys(dc).length > 0 ? { dublinCore: dc } : {}),
+    ...(Object.keys(ext.terms).length > 0 ? { extensions: ext.terms } : {}),
+    ...(Object.keys(used).length > 0 ? { vocabularies: used } : {}),
+  };
+}
+
+/** The namespaces of the prefixes the extension keys use. */
+function usedVocabularies(ext: Extensions): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(ext.terms)) {
+    const colon = key.indexOf(":");
+    const prefix = colon > 0 ? key.slice(0, colon) : "";
+    if (Object.hasOwn(ext.vocabularies, prefix)) out[prefix] = ext.vocabularies[prefix];
+  }
+  return out;
 }

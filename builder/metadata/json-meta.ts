@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DcValue, DublinCore, Warning } from "../catalog.js";
 import { CorpusError } from "../catalog.js";
-import { addDc, addExtension, cleanText, normaliseLang } from "./dublin-core.js";
+import { addDc, addExtension, cleanText, dcTermOf, newExtensions, normaliseLang, withMetadata } from "./dublin-core.js";
 import { lineColumnAt } from "./xml.js";
 
 export interface JsonMeta {
@@ -13,6 +13,7 @@ export interface JsonMeta {
   description?: string;
   dublinCore?: DublinCore;
   extensions?: Record<string, DcValue[]>;
+  vocabularies?: Record<string, string>;
 }
 
 export const COLLECTION_FILE = "collection.json";
@@ -59,7 +60,7 @@ export async function readJsonMeta(file: string, warnings: Warning[]): Promise<J
     else warn(`"${key}" must be a non-empty string; ignored`);
   }
   if (obj.dublinCore !== undefined) meta.dublinCore = readDublinCore(obj.dublinCore, warn);
-  if (obj.extensions !== undefined) meta.extensions = readExtensions(obj.extensions, warn);
+  if (obj.extensions !== undefined) Object.assign(meta, readExtensions(obj.extensions, warn));
   return meta;
 }
 
@@ -92,21 +93,79 @@ function readDublinCore(v: unknown, warn: (m: string) => void): DublinCore | und
       else warn(`dublinCore.dateCopyrighted must be a year; ignored`);
       continue;
     }
-    for (const value of readValues(raw, `dublinCore.${term}`, warn)) addDc(dc, term, value);
+    const dcTerm = dcTermOf(term);
+    if (dcTerm === null) {
+      warn(`dublinCore.${term} is not a Dublin Core term; ignored (terms of other vocabularies go in "extensions")`);
+      continue;
+    }
+    for (const value of readValues(raw, `dublinCore.${term}`, warn)) addDc(dc, dcTerm, value);
   }
   return dc;
 }
 
-function readExtensions(v: unknown, warn: (m: string) => void): Record<string, DcValue[]> | undefined {
+/**
+ * Prefixes an `extensions` key may use without declaring them in its `@context`: vocabularies
+ * metadata commonly draws on. The namespaces are those each vocabulary publishes.
+ */
+const KNOWN_PREFIXES: Record<string, string> = {
+  dc: "http://purl.org/dc/elements/1.1/",
+  dct: "http://purl.org/dc/terms/",
+  cts: "http://chs.harvard.edu/xmlns/cts",
+  tei: "http://www.tei-c.org/ns/1.0",
+  foaf: "http://xmlns.com/foaf/0.1/",
+  skos: "http://www.w3.org/2004/02/skos/core#",
+  schema: "https://schema.org/",
+  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
+};
+
+const ABSOLUTE_IRI = /^[a-z][a-z0-9+.-]*:\/\/[^\s<>"{}|\\^`]+$/i;
+
+/**
+ * `extensions`: terms of other vocabularies, each key a prefixed name whose prefix the object's
+ * own `@context` declares (or a well-known one), or a full IRI; any other key would expand to
+ * no term in JSON-LD, so it is refused with a warning.
+ */
+function readExtensions(v: unknown, warn: (m: string) => void): Pick<JsonMeta, "extensions" | "vocabularies"> {
   if (!isObject(v)) {
     warn(`"extensions" must be an object; ignored`);
-    return undefined;
+    return {};
   }
-  const ext: Record<string, DcValue[]> = {};
+  const declared = readPrefixes(v["@context"], warn);
+  const ext = newExtensions();
   for (const [key, raw] of Object.entries(v)) {
-    for (const value of readValues(raw, `extensions.${key}`, warn)) addExtension(ext, key, value);
+    if (key === "@context") continue;
+    const colon = key.indexOf(":");
+    const prefix = colon > 0 ? key.slice(0, colon) : "";
+    const namespace = Object.hasOwn(declared, prefix)
+      ? declared[prefix]
+      : Object.hasOwn(KNOWN_PREFIXES, prefix)
+        ? KNOWN_PREFIXES[prefix]
+        : undefined;
+    if (namespace === undefined && !ABSOLUTE_IRI.test(key)) {
+      warn(
+        `extensions.${key}: a key is a prefixed name whose prefix "extensions"."@context" declares (such as "ex:curator" with {"ex": "https://example.org/ns#"}) or a full IRI; ignored`,
+      );
+      continue;
+    }
+    for (const value of readValues(raw, `extensions.${key}`, warn)) addExtension(ext, key, value, namespace);
   }
-  return ext;
+  const { extensions, vocabularies } = withMetadata({}, ext);
+  return { ...(extensions ? { extensions } : {}), ...(vocabularies ? { vocabularies } : {}) };
+}
+
+/** The prefixes an `extensions` object declares in its `@context`: each an absolute IRI. */
+function readPrefixes(v: unknown, warn: (m: string) => void): Record<string, string> {
+  if (v === undefined) return {};
+  if (!isObject(v)) {
+    warn(`extensions.@context must be an object of prefixes and their IRIs; ignored`);
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const [prefix, iri] of Object.entries(v)) {
+    if (/^[A-Za-z_][\w.-]*$/.test(prefix) && typeof iri === "string" && ABSOLUTE_IRI.test(iri)) out[prefix] = iri;
+    else warn(`extensions.@context.${prefix}: expected a prefix and an absolute IRI, such as "ex": "https://example.org/ns#"; ignored`);
+  }
+  return out;
 }
 
 /** A term's values: an array of strings or {lang, value}; a single value is accepted too. */

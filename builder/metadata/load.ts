@@ -53,6 +53,7 @@ async function loadCapitainsCatalog(dir: string, files: string[]): Promise<Catal
     ...(meta.description ? { description: meta.description } : {}),
     ...(meta.dublinCore ? { dublinCore: meta.dublinCore } : {}),
     ...(meta.extensions ? { extensions: meta.extensions } : {}),
+    ...(meta.vocabularies ? { vocabularies: meta.vocabularies } : {}),
     parents: [],
     children: [],
   };

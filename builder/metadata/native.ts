@@ -102,6 +102,7 @@ interface Described {
   description?: string;
   dublinCore?: DublinCore;
   extensions?: Record<string, DcValue[]>;
+  vocabularies?: Record<string, string>;
 }
 
 /** Overlays JSON metadata: id/title/description replace; dublinCore and extensions replace per key. */
@@ -112,5 +113,6 @@ function applyMeta(base: Described, meta: JsonMeta): Described {
   if (meta.description) out.description = meta.description;
   if (meta.dublinCore) out.dublinCore = { ...(base.dublinCore ?? {}), ...meta.dublinCore };
   if (meta.extensions) out.extensions = { ...(base.extensions ?? {}), ...meta.extensions };
+  if (meta.vocabularies) out.vocabularies = { ...(base.vocabularies ?? {}), ...meta.vocabularies };
   return out;
 }

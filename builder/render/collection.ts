@@ -6,6 +6,7 @@ import { DtsError } from "../error.js";
 import type { DtsRequest } from "../request.js";
 import type { Site } from "../site.js";
 import { collectionUrl, documentUrl, navigationUrl, passageTemplate } from "../urls.js";
+import { extensionsObject } from "./extensions.js";
 import { paginate } from "./pagination.js";
 import { type DtsResponse, jsonError, jsonResponse, renderError } from "./response.js";
 
@@ -34,7 +35,8 @@ function describe(site: Site, library: Library, node: CatalogNode): Record<strin
     }
   }
   if (node.dublinCore && Object.keys(node.dublinCore).length) out.dublinCore = node.dublinCore;
-  if (node.extensions && Object.keys(node.extensions).length) out.extensions = node.extensions;
+  const extensions = extensionsObject(node);
+  if (extensions) out.extensions = extensions;
   return out;
 }
 

@@ -144,8 +144,10 @@ export function fragment(
   const opens = (lcaIndex >= 0 ? up.slice(0, lcaIndex) : up).reverse();
   const closes = lca >= 0 ? down.slice(0, down.indexOf(lca)) : down;
 
+  // No encoding declaration (UTF-8 is XML's default): parsers given the text as a decoded
+  // string, as Python's lxml is by MyCapytain, refuse one.
   const head =
-    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<?xml version="1.0"?>\n` +
     (index.doctype ? index.doctype + "\n" : "") +
     `<TEI xmlns="${TEI_NS}"><${wrapper.name} xmlns:dts="${wrapper.namespace}"${namespacesInScope(index, lca)}>`;
   const parts: Uint8Array[] = [encoder.encode(head)];

@@ -6,7 +6,7 @@ import { type DtsError, reason } from "../error.js";
 import type { Endpoint } from "../request.js";
 import type { Site } from "../site.js";
 import { linkHeader } from "../urls.js";
-import { DTS_ERROR_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_TYPE } from "../wire.js";
+import { DTS_ERROR_NS, JSONLD_TYPE, TEI_TYPE } from "../wire.js";
 
 export interface DtsResponse {
   status: number;
@@ -45,10 +45,10 @@ export function xmlError(site: Site, status: number, description: string, title 
   return { status, type: TEI_TYPE, link: linkHeader(site), body };
 }
 
-/** The Collection and Navigation endpoints' error: a Hydra Status object. */
+/** The Collection and Navigation endpoints' error: a Hydra Status object, in the tree's context (Hydra its vocabulary). */
 export function jsonError(site: Site, status: number, description: string, title = reason(status)): DtsResponse {
   const body = json({
-    "@context": HYDRA_CONTEXT,
+    "@context": site.context,
     "@type": "Status",
     statusCode: status,
     title: visible(title),

@@ -3,7 +3,7 @@
 
 import type { Site } from "../site.js";
 import { collectionRoute, docsUrl, documentRoute, entryUrl, navigationRoute } from "../urls.js";
-import { DTS_NS, HYDRA_CONTEXT, JSONLD_TYPE, TEI_NS, TEI_TYPE } from "../wire.js";
+import { DTS_NS, JSONLD_TYPE, TEI_NS, TEI_TYPE } from "../wire.js";
 import { OPEN_RANGE } from "./messages.js";
 import { type DtsResponse, jsonResponse } from "./response.js";
 
@@ -78,7 +78,7 @@ export function renderDocs(site: Site, methods: DocumentMethod[] = ["GET"]): Dts
     target: route,
   });
   return jsonResponse(site, {
-    "@context": HYDRA_CONTEXT,
+    "@context": site.context,
     "@id": docsUrl(site),
     "@type": "ApiDocumentation",
     title: "Distributed Text Services API (1-draft2)",
@@ -116,7 +116,13 @@ export function renderDocs(site: Site, methods: DocumentMethod[] = ["GET"]): Dts
   });
 }
 
-/** A valid JSON-LD context with the terms of the 1.0.0draft-2 one and those its file lacks. */
+/**
+ * The tree's JSON-LD context, which every JSON-LD answer of 1-draft2 names (errors and the API
+ * documentation too): the terms of the published 1.0.0draft-2 file, valid, and those it lacks,
+ * so that expansion keeps every key. Hydra is the default vocabulary, with the https address the
+ * drafts use; Dublin Core keys expand under DCMI terms; `extensions` is a node whose own context
+ * declares the prefixes of its keys (render/extensions.ts).
+ */
 export function renderContext(site: Site): DtsResponse {
   const dts = (term: string): string => `dts:${term}`;
   return jsonResponse(site, {
@@ -131,8 +137,9 @@ export function renderContext(site: Site): DtsResponse {
       value: "@value",
       dublinCore: { "@id": dts("dublinCore"), "@context": { "@vocab": "http://purl.org/dc/terms/" } },
       dublincore: { "@id": dts("dublincore"), "@context": { "@vocab": "http://purl.org/dc/terms/" } },
-      extensions: { "@id": dts("extensions"), "@type": "@json" },
+      extensions: { "@id": dts("extensions") },
       EntryPoint: dts("EntryPoint"),
+      Collection: dts("Collection"),
       Resource: dts("Resource"),
       CitableUnit: dts("CitableUnit"),
       collection: { "@id": dts("collection"), "@type": "@id" },
@@ -144,7 +151,9 @@ export function renderContext(site: Site): DtsResponse {
       totalChildren: dts("totalChildren"),
       maxCiteDepth: dts("maxCiteDepth"),
       citeDepth: dts("citeDepth"),
-      citeStructure: { "@id": dts("citeStructure"), "@container": "@list" },
+      // Sibling structures have no order that matters, and Draft-era clients (MyCapytain) read a
+      // citeStructure as a set of nodes, not as an RDF list.
+      citeStructure: dts("citeStructure"),
       citeType: dts("citeType"),
       level: dts("level"),
       ref: dts("ref"),
@@ -155,12 +164,15 @@ export function renderContext(site: Site): DtsResponse {
       references: { "@id": dts("references"), "@type": "@id" },
       download: { "@id": dts("download"), "@type": "@id" },
       view: "hydra:view",
-      first: { "@id": "hydra:first", "@type": "@id" },
-      previous: { "@id": "hydra:previous", "@type": "@id" },
-      next: { "@id": "hydra:next", "@type": "@id" },
-      last: { "@id": "hydra:last", "@type": "@id" },
+      // Page links stay literals, as the draft-2 context (Hydra as @vocab) leaves them: clients
+      // of the drafts (MyCapytain) read the page number from the value.
+      first: "hydra:first",
+      previous: "hydra:previous",
+      next: "hydra:next",
+      last: "hydra:last",
       PartialCollectionView: "hydra:PartialCollectionView",
       supportedOperations: { "@id": "hydra:supportedOperation", "@container": "@set" },
+      entrypoint: { "@id": "hydra:entrypoint", "@type": "@id" },
     },
   });
 }

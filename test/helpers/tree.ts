@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildReport, build } from "../../builder/build/build.js";
-import { makeSite, type Site } from "../../builder/site.js";
+import { makeSite, type Site, type SiteOptions } from "../../builder/site.js";
 import { readBody, readEntry, readFolder } from "../../builder/tree/folder-store.js";
 import { type RunningServer, startServer } from "../../server/serve.js";
 
@@ -14,6 +14,12 @@ export const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 export const EMBEDDED = join(PROJECT, "corpus");
 export const SHARED = resolve(PROJECT, "../shared/corpora");
 export const HAS_SHARED = existsSync(SHARED);
+/**
+ * The public URL of trees that hosts serve in the comparisons: hosts that send stored files as
+ * they are (nginx, Apache) need the context absolute in them, and every server then sends the
+ * same bytes whatever port it listens on (`dts serve` completes a root-relative one per request).
+ */
+export const TEST_SITE_URL = "http://dts.test";
 export const SHARED_SKIP = `../shared/corpora is absent: skipping tests on real corpora (expected at ${SHARED})`;
 
 export interface ServedTree {
@@ -26,7 +32,7 @@ export interface ServedTree {
   close(): Promise<void>;
 }
 
-export async function buildTree(corpus: string, options: { pageSize?: number; basePath?: string } = {}) {
+export async function buildTree(corpus: string, options: SiteOptions = {}) {
   const dist = mkdtempSync(join(tmpdir(), "dts-test-"));
   const site = makeSite(options);
   const report = await build({ corpus, out: dist, site });

@@ -7,13 +7,14 @@ import type { Site } from "../../site.js";
 import type { V1Request } from "../../v1/request.js";
 import { nodeTemplates, v1Url } from "../../v1/urls.js";
 import { TEI_TYPE } from "../../wire.js";
+import { answerVocabularies, extensionTerms } from "../extensions.js";
 import { paginate } from "../pagination.js";
 import { type DtsResponse, jsonError, renderError } from "../response.js";
 import { citationTrees, v1Head, v1JsonResponse } from "./common.js";
 
 type CollectionQuery = Extract<V1Request, { kind: "v1-collection" }>;
 
-function describe(site: Site, library: Library, node: CatalogNode): Record<string, unknown> {
+function describe(site: Site, library: Library, node: CatalogNode, vocabularies: Record<string, string>): Record<string, unknown> {
   const t = nodeTemplates(site, node.id);
   const out: Record<string, unknown> = {
     "@id": node.id,
@@ -24,7 +25,8 @@ function describe(site: Site, library: Library, node: CatalogNode): Record<strin
   out.totalParents = node.parents.length;
   out.totalChildren = node.kind === "collection" ? node.children.length : 0;
   if (node.dublinCore && Object.keys(node.dublinCore).length) out.dublinCore = node.dublinCore;
-  if (node.extensions && Object.keys(node.extensions).length) out.extensions = node.extensions;
+  const extensions = extensionTerms(node, vocabularies);
+  if (extensions) out.extensions = extensions;
   out.collection = t.collection;
   if (node.kind === "resource") {
     const text = library.texts.get(node.id);
@@ -42,7 +44,6 @@ export function renderV1Collection(site: Site, q: CollectionQuery, library: Libr
   const node = library.nodes.get(id);
   if (!node) return jsonError(site, 404, `There is no collection or resource with the id "${id}".`);
   const memberIds = q.nav === "parents" ? node.parents : node.kind === "collection" ? node.children : [];
-  const body: Record<string, unknown> = { ...v1Head(), ...describe(site, library, node) };
   const paged = paginate(memberIds, {
     pageSize: site.pageSize,
     page: q.page,
@@ -51,10 +52,10 @@ export function renderV1Collection(site: Site, q: CollectionQuery, library: Libr
     pageUrl: (p) => v1Url(site, { ...q, page: p }),
   });
   if (paged instanceof DtsError) return renderError(site, "v1-collection", paged);
-  const shown = paged.shown;
+  const members = node.kind === "collection" || q.nav === "parents" ? paged.shown.map((m) => library.nodes.get(m)!) : null;
+  const vocabularies = answerVocabularies([node, ...(members ?? [])]);
+  const body: Record<string, unknown> = { ...v1Head(vocabularies), ...describe(site, library, node, vocabularies) };
   if (paged.view) body.view = paged.view;
-  if (node.kind === "collection" || q.nav === "parents") {
-    body.member = shown.map((m) => describe(site, library, library.nodes.get(m)!));
-  }
+  if (members) body.member = members.map((m) => describe(site, library, m, vocabularies));
   return v1JsonResponse(body);
 }

@@ -10,8 +10,14 @@ import { nodeTemplates } from "../../v1/urls.js";
 import { DTS_VERSION, JSONLD_TYPE, V1_CONTEXT } from "../../wire.js";
 import type { DtsResponse } from "../response.js";
 
-/** `@context` and `dtsVersion`, first in every top-level object. */
-export const v1Head = (): Record<string, unknown> => ({ "@context": V1_CONTEXT, dtsVersion: DTS_VERSION });
+/**
+ * `@context` and `dtsVersion`, first in every top-level object. The prefixes of the answer's
+ * extension terms extend DTS's context, as 1.0 asks of implementers that use `extensions`.
+ */
+export function v1Head(vocabularies: Record<string, string> = {}): Record<string, unknown> {
+  const context = Object.keys(vocabularies).length > 0 ? [V1_CONTEXT, vocabularies] : V1_CONTEXT;
+  return { "@context": context, dtsVersion: DTS_VERSION };
+}
 
 /**
  * JSON without indentation: the static profile stores an answer per unit and `down`, and the
