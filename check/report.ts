@@ -26,21 +26,30 @@ export interface CheckReport {
   seconds: number;
 }
 
-/** Collects findings during a crawl; passes are kept as counts per check unless asked for. */
+/** Collects findings during a crawl. */
 export class Findings {
   readonly list: Finding[] = [];
   readonly notes: string[] = [];
+  /** One answer is often read by several checks (a passage, then a unit of a range): each finding counts once. */
+  private readonly seen = new Set<string>();
+
+  private add(finding: Finding): void {
+    const key = JSON.stringify(finding);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push(finding);
+  }
 
   pass(check: string, url: string): void {
-    this.list.push({ check, outcome: "pass", url });
+    this.add({ check, outcome: "pass", url });
   }
 
   fail(check: string, url: string, detail: { expected?: string; got?: string; hint?: string } = {}): void {
-    this.list.push({ check, outcome: "fail", url, ...detail });
+    this.add({ check, outcome: "fail", url, ...detail });
   }
 
   warn(check: string, url: string, detail: { expected?: string; got?: string; hint?: string } = {}): void {
-    this.list.push({ check, outcome: "warn", url, ...detail });
+    this.add({ check, outcome: "warn", url, ...detail });
   }
 
   /** Passes when `ok`, else fails with the detail: most checks are one condition. */
