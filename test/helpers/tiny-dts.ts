@@ -2,7 +2,7 @@
 // break in one way: what `dts check <url>` must then name. Written for the tests, independent of
 // the project's own renderers, so the checker is tested against another implementation too.
 
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type Fault =
@@ -29,7 +29,16 @@ const DTS = "https://w3id.org/dts/api#";
 const LINES = ["Arma virumque cano", "Troiae qui primus ab oris", "Italiam fato profugus", "Laviniaque venit"];
 
 export async function startTinyService(fault?: Fault): Promise<TinyService> {
-  const server = createServer((req, res) => answer(req, res, fault));
+  const server = createServer((req, res) => {
+    const r = answer(req, fault);
+    res.writeHead(r.status, {
+      "Content-Type": r.type,
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Expose-Headers": "Link",
+      Link: [`</api/docs>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`, ...r.links].join(", "),
+    });
+    res.end(r.body);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -39,31 +48,31 @@ export async function startTinyService(fault?: Fault): Promise<TinyService> {
   };
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, fault: Fault | undefined): void {
+interface Reply {
+  status: number;
+  type: string;
+  body: string;
+  links: string[];
+}
+
+function answer(req: IncomingMessage, fault: Fault | undefined): Reply {
   const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
   const origin = url.origin;
   const context = fault === "unreachable-context" ? "http://127.0.0.1:9/context.json" : `${origin}/context.json`;
-  const send = (status: number, type: string, body: string, links: string[] = []): void => {
-    res.writeHead(status, {
-      "Content-Type": type,
-      "Access-Control-Allow-Origin": "*",
-      "Access-Control-Expose-Headers": "Link",
-      Link: [`</api/docs>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"`, ...links].join(", "),
-    });
-    res.end(body);
-  };
-  const json = (status: number, body: Record<string, unknown>): void =>
+  const send = (status: number, type: string, body: string, links: string[] = []): Reply => ({ status, type, body, links });
+  const json = (status: number, body: Record<string, unknown>): Reply =>
     send(status, "application/ld+json", JSON.stringify({ "@context": context, ...body }));
   const id = url.searchParams.get("id");
-  const unknown = (xml: boolean): void => {
+  const unknown = (xml: boolean): Reply => {
     if (fault === "html-for-unknown") return send(200, "text/html", "<html><body>Not here</body></html>");
     if (xml) {
-      send(
+      return send(
         404,
         "application/tei+xml",
         `<error xmlns="https://w3id.org/dts/api" statusCode="404"><title>Not Found</title><description>No document ${id}</description></error>`,
       );
-    } else json(404, { "@type": "Status", statusCode: 404, title: "Not Found", description: `No resource ${id}` });
+    }
+    return json(404, { "@type": "Status", statusCode: 404, title: "Not Found", description: `No resource ${id}` });
   };
   const resource = { "@id": "doc", "@type": "Resource", title: "Aeneid 1.1-4", totalItems: 0, totalChildren: 0, totalParents: 1 };
   const root = { "@id": "root", "@type": "Collection", title: "Tiny", totalItems: 1, totalChildren: 1, totalParents: 0 };
