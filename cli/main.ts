@@ -13,6 +13,7 @@ import { SITE_FILE } from "../builder/tree/layout.js";
 import { v1BasePath } from "../builder/v1/urls.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
+import { isServiceUrl, runUrlCheck, seconds, URL_DEFAULTS } from "./check-url.js";
 import { chooseLayout, integer, siteFromOptions, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
 import { printCheck, printHosts, printReport, warningLines, where } from "./report.js";
@@ -97,11 +98,43 @@ treeOptions(program.command("build").description("build every GET response of a 
 
 program
   .command("check")
-  .description("read a corpus as a build would and report its problems, writing nothing")
+  .argument("[url]", "the entry point of a deployed DTS service (http or https): check it instead of a corpus")
+  .description("read a corpus as a build would and report its problems, writing nothing; or, given a URL, check a deployed service")
   .option("--corpus <dir>", "the corpus folder", "corpus")
   .option("--json", "print the report as JSON")
-  .addHelpText("after", "\nExit status: 0 when there is nothing to report, 2 when there are warnings, 1 when the corpus cannot be read.")
-  .action(async (opts) => {
+  .option(
+    "--max-resources <n>",
+    "with a URL: collections and resources read at most",
+    integer("--max-resources", 1, 1000000),
+    URL_DEFAULTS.maxResources,
+  )
+  .option(
+    "--sample <n>",
+    "with a URL: resources whose navigation and passages are read",
+    integer("--sample", 0, 100000),
+    URL_DEFAULTS.sample,
+  )
+  .option("--concurrency <n>", "with a URL: requests in flight at most", integer("--concurrency", 1, 256), URL_DEFAULTS.concurrency)
+  .option("--timeout <seconds>", "with a URL: the longest wait for one answer", seconds, URL_DEFAULTS.timeoutMs / 1000)
+  .option("--offline", "with a URL: fetch no JSON-LD context from another host (their answers are warnings, not checked)")
+  .addHelpText(
+    "after",
+    "\nExit status: a corpus: 0 when there is nothing to report, 2 when there are warnings, 1 when the corpus cannot be read.\n" +
+      "A URL: 0 when every check passed (warnings allowed), 1 when one failed, 2 for a wrong option.",
+  )
+  .action(async (url: string | undefined, opts) => {
+    if (url !== undefined && !isServiceUrl(url)) {
+      console.error(`dts check: "${url}" is not an http(s) URL; to check a corpus folder, use --corpus ${url}`);
+      process.exit(2);
+    }
+    if (url !== undefined) {
+      try {
+        process.exitCode = await runUrlCheck(url, opts);
+      } catch (e) {
+        fail("check", e);
+      }
+      return;
+    }
     try {
       const report = await checkCorpus(opts.corpus);
       printCheck(report, { json: Boolean(opts.json), corpus: opts.corpus });

@@ -10,11 +10,17 @@ import { PROJECT } from "./helpers/tree.js";
 const json = (file: string): { engines?: { node?: string }; dependencies?: Record<string, string> } =>
   JSON.parse(readFileSync(file, "utf8"));
 
-/** The lowest version a `>=x.y.z` range admits, as [major, minor, patch]. */
+/**
+ * The lowest version a range admits from which every later version is admitted: the `>=x.y.z`
+ * alternative of a range such as `^12.20.0 || >=16.0.0` (a caret alternative ends at its major).
+ */
 function minimum(range: string): number[] {
-  const m = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim());
-  if (!m) throw new Error(`not a ">=" range: ${range}`);
-  return [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
+  const open = range
+    .split("||")
+    .map((part) => /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(part.trim()))
+    .find((m) => m !== null);
+  if (!open) throw new Error(`no ">=" alternative in: ${range}`);
+  return [Number(open[1]), Number(open[2] ?? 0), Number(open[3] ?? 0)];
 }
 
 const compare = (a: number[], b: number[]): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
@@ -60,7 +66,7 @@ describe("npm start", () => {
   it("compiles only when sources changed, and passes its arguments to dts serve", async () => {
     const project = mkdtempSync(join(tmpdir(), "dts-start-"));
     try {
-      for (const name of ["bin", "builder", "bench", "cli", "server", "tools", "corpus", "out", "package.json", "tsconfig.json"]) {
+      for (const name of ["bin", "builder", "bench", "check", "cli", "server", "tools", "corpus", "out", "package.json", "tsconfig.json"]) {
         cpSync(join(PROJECT, name), join(project, name), { recursive: true, preserveTimestamps: true });
       }
       symlinkSync(join(PROJECT, "node_modules"), join(project, "node_modules"));
