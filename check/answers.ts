@@ -113,12 +113,26 @@ export async function checkExpansion(ctx: Ctx, json: unknown, url: string): Prom
       return;
     }
   }
+  const context = (json as { "@context"?: unknown } | null)?.["@context"];
+  if (typeof context === "string" && !/^https?:\/\//.test(context)) {
+    ctx.findings.warn("jsonld-context-absolute", url, {
+      expected: "an absolute @context URL",
+      got: context,
+      hint: "processors given the parsed JSON without its URL (MyCapytain's pyld) cannot load a relative one: build with --site-url",
+    });
+  }
   const expansion = await ctx.expand(json, url);
   if (expansion.skipped) ctx.findings.warn("jsonld-expansion", url, { expected: "expanded in safe mode", got: expansion.message });
   else {
     ctx.findings.expect(expansion.ok, "jsonld-expansion", url, {
       expected: "the body expands as JSON-LD in safe mode (every term defined, its context loadable)",
       got: expansion.message,
+    });
+  }
+  if (expansion.notIris) {
+    ctx.findings.warn("jsonld-identifier", url, {
+      expected: "identifiers that are IRIs (JSON-LD reads any other as relative to the answer's URL)",
+      got: expansion.notIris.map((id) => JSON.stringify(id)).join(", "),
     });
   }
 }

@@ -11,6 +11,11 @@ export interface ExpansionResult {
   message?: string;
   /** The failure is only that a context on another host was not fetched (offline mode). */
   skipped?: boolean;
+  /**
+   * Identifiers that are no IRI (a space in them): DTS allows them ("a URI is recommended"), but
+   * JSON-LD can read them only as references relative to the answer's URL.
+   */
+  notIris?: string[];
 }
 
 export type Expander = (body: unknown, url: string) => Promise<ExpansionResult>;
@@ -44,10 +49,16 @@ export function makeExpander(get: Get, options: { offline: boolean; origin: stri
   };
 
   return async (body, url) => {
+    const notIris: string[] = [];
+    // Safe mode, but an identifier that is no IRI is noted rather than fatal.
+    const eventHandler = ({ event }: { event: JsonLdEvent }) => {
+      if (event.code === "relative @id reference") notIris.push(String(event.details?.id ?? ""));
+      else throw Object.assign(new Error("Safe mode validation error."), { name: "jsonld.ValidationError", details: { event } });
+    };
     try {
       // The answer's own URL is its base, as for any JSON-LD document retrieved over HTTP.
-      await jsonld.expand(body as jsonld.JsonLdDocument, { base: url, documentLoader, safe: true } as Options.Expand);
-      return { ok: true };
+      await jsonld.expand(body as jsonld.JsonLdDocument, { base: url, documentLoader, eventHandler } as Options.Expand);
+      return { ok: true, ...(notIris.length ? { notIris: [...new Set(notIris)] } : {}) };
     } catch (e) {
       return describeFailure(e, problems);
     }
@@ -62,10 +73,16 @@ class SkippedContext extends Error {
   }
 }
 
+interface JsonLdEvent {
+  code?: string;
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
 interface JsonLdError {
   name?: string;
   message?: string;
-  details?: { url?: string; event?: { code?: string; message?: string; details?: Record<string, unknown> }; cause?: unknown };
+  details?: { url?: string; event?: JsonLdEvent; cause?: unknown };
 }
 
 /** The message of a jsonld.js error, naming the context URL or the dropped term when it says. */

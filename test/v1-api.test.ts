@@ -108,6 +108,18 @@ describe("DTS 1.0 on dts serve (Level 1)", () => {
     expect((await fetchAnswer(`${server.url}/api/dts/navigation?id=${encodeURIComponent(GEORGICS)}`)).status).toBe(200);
   });
 
+  it("answers the generic XML media types with the same bytes, under that Content-Type (dts-viewer asks for application/xml)", async () => {
+    const base = `${server.url}/api/dts/v1/document?resource=${encodeURIComponent(GEORGICS)}`;
+    for (const query of ["&ref=1", "&start=1&end=2", ""]) {
+      const tei = await fetchAnswer(base + query);
+      for (const mediaType of ["application/xml", "text/xml", TEI]) {
+        const a = await fetchAnswer(`${base}${query}&mediaType=${encodeURIComponent(mediaType)}`);
+        expect([query, a.status, a.type]).toEqual([query, 200, mediaType]);
+        expect(a.body).toBe(tei.body);
+      }
+    }
+  });
+
   it("cuts the same passage bytes into the 1.0 wrapper as into the 1-draft2 fragment", async () => {
     for (const id of TEXTS) {
       const units = JSON.parse(

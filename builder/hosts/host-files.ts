@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Warning } from "../catalog.js";
-import type { Site } from "../site.js";
+import { contextIsRelative, type Site } from "../site.js";
 import { SIBLING_SUFFIX, splitTreePath } from "../tree/layout.js";
 import { DEFAULT_MAX_BODY } from "../wire.js";
 import { ApacheRules, HTACCESS } from "./apache.js";
@@ -88,6 +88,16 @@ export async function writeHostFiles(root: string, out: string, site: Site, opti
     const result = MAKERS[host](ctx).finish((include) => treeFacts(root, include));
     report.hosts.push(result);
     report.warnings.push(...result.warnings);
+  }
+  // nginx and Apache send stored answers as they are: a root-relative context stays so.
+  const asStored = hosts.filter((h) => h === "nginx" || h === "apache");
+  if (asStored.length && contextIsRelative(site)) {
+    report.warnings.push({
+      file: out,
+      message:
+        `${asStored.join(" and ")} will send JSON-LD answers naming their context root-relative (${site.context}), ` +
+        "which JSON-LD processors cannot load; build with --site-url <the public URL> (dts serve, the Worker and the Netlify function complete it themselves)",
+    });
   }
   return report;
 }

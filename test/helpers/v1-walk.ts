@@ -80,7 +80,7 @@ export function checkCollection(json: Record<string, unknown>, top = true): void
   if (top) expect(json.dtsVersion).toBe("1.0");
   if (json["@type"] === "Resource") {
     checkResource(json);
-    expect(json.mediaTypes).toEqual([TEI]);
+    expect(json.mediaTypes).toEqual([TEI, "application/xml", "text/xml"]);
   }
   if (json.view !== undefined) {
     const view = json.view as Record<string, unknown>;

@@ -6,11 +6,11 @@ import { DtsError } from "../../error.js";
 import type { Site } from "../../site.js";
 import type { V1Request } from "../../v1/request.js";
 import { nodeTemplates, v1Url } from "../../v1/urls.js";
-import { TEI_TYPE } from "../../wire.js";
 import { answerVocabularies, extensionTerms } from "../extensions.js";
 import { paginate } from "../pagination.js";
 import { type DtsResponse, jsonError, renderError } from "../response.js";
 import { citationTrees, v1Head, v1JsonResponse } from "./common.js";
+import { MEDIA_TYPES } from "./document.js";
 
 type CollectionQuery = Extract<V1Request, { kind: "v1-collection" }>;
 
@@ -33,7 +33,7 @@ function describe(site: Site, library: Library, node: CatalogNode, vocabularies:
     out.navigation = t.navigation;
     out.document = t.document;
     out.citationTrees = text?.hasText ? citationTrees(text) : [];
-    out.mediaTypes = [TEI_TYPE];
+    out.mediaTypes = MEDIA_TYPES;
     if (text?.hasText) out.download = v1Url(site, { kind: "v1-document", resource: node.id });
   }
   return out;

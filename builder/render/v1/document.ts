@@ -16,8 +16,11 @@ type DocumentQuery = Extract<V1Request, { kind: "v1-document" }>;
 
 export const V1_WRAPPER: Wrapper = { name: "dts:wrapper", namespace: V1_WRAPPER_NS };
 
-/** The media types the Document endpoint answers in (TEI only). */
-export const MEDIA_TYPES = [TEI_TYPE];
+/**
+ * The media types the Document endpoint answers in: TEI, also under the generic XML types, the
+ * same bytes (clients such as dts-viewer ask for `application/xml`).
+ */
+export const MEDIA_TYPES = [TEI_TYPE, "application/xml", "text/xml"];
 
 /** The Link header of a 1.0 Document answer: the Resource at the Collection endpoint. */
 export function v1DocumentLink(site: Site, resource: string): string {
@@ -29,11 +32,12 @@ export function renderV1Document(site: Site, q: DocumentQuery, whole: CitedText)
     return xmlError(site, 404, `mediaType "${q.mediaType}" is not available: this service answers in ${MEDIA_TYPES.join(", ")}.`);
   }
   const link = v1DocumentLink(site, q.resource);
-  if (q.ref === undefined && q.start === undefined) return { status: 200, type: TEI_TYPE, link, body: whole.source };
+  const type = q.mediaType ?? TEI_TYPE;
+  if (q.ref === undefined && q.start === undefined) return { status: 200, type, link, body: whole.source };
   const text = chooseTree(whole, q.tree);
   if (text instanceof DtsError) return renderError(site, "v1-document", text);
   const s = select(text, q, true);
   if (s instanceof DtsError) return renderError(site, "v1-document", s);
   const body = fragment(text.index, text.source, text.units[s.first].element, text.units[s.last].element, V1_WRAPPER);
-  return { status: 200, type: TEI_TYPE, link, body };
+  return { status: 200, type, link, body };
 }
