@@ -11,27 +11,39 @@ const encoder = new TextEncoder();
 /** The opening every JSON-LD body of the tree has (render/response.ts `json`: the context first). */
 const opening = (context: string): string => `{\n  "@context": ${JSON.stringify(context)}`;
 
-/** Whether `body` starts with the bytes of `prefix` (ASCII or not, compared as UTF-8). */
-function startsWith(body: Uint8Array | string, prefix: string): boolean {
-  if (typeof body === "string") return body.startsWith(prefix);
-  const bytes = encoder.encode(prefix);
-  if (body.length < bytes.length) return false;
-  for (let i = 0; i < bytes.length; i++) if (body[i] !== bytes[i]) return false;
+/** The encoded openings, by context and origin: a few origins serve a tree, so a small bound keeps it. */
+const openings = new Map<string, Uint8Array>();
+const MAX_OPENINGS = 32;
+
+function encodedOpening(context: string): Uint8Array {
+  let bytes = openings.get(context);
+  if (!bytes) {
+    if (openings.size >= MAX_OPENINGS) openings.clear();
+    bytes = encoder.encode(opening(context));
+    openings.set(context, bytes);
+  }
+  return bytes;
+}
+
+function startsWith(body: Uint8Array, prefix: Uint8Array): boolean {
+  if (body.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (body[i] !== prefix[i]) return false;
   return true;
 }
 
 /** The response with its root-relative `@context` made absolute under `origin`; others as they are. */
 export function withContextOrigin(response: DtsResponse, site: Site, origin: string): DtsResponse {
   if (!contextIsRelative(site) || response.type !== JSONLD_TYPE) return response;
-  const relative = opening(site.context);
   const { body } = response;
+  if (typeof body === "string") {
+    const relative = opening(site.context);
+    return body.startsWith(relative) ? { ...response, body: opening(origin + site.context) + body.slice(relative.length) } : response;
+  }
+  const relative = encodedOpening(site.context);
   if (!startsWith(body, relative)) return response;
-  const absolute = opening(origin + site.context);
-  if (typeof body === "string") return { ...response, body: absolute + body.slice(relative.length) };
-  const head = encoder.encode(absolute);
-  const skip = encoder.encode(relative).length;
-  const out = new Uint8Array(head.length + body.length - skip);
-  out.set(head, 0);
-  out.set(body.subarray(skip), head.length);
+  const absolute = encodedOpening(origin + site.context);
+  const out = new Uint8Array(absolute.length + body.length - relative.length);
+  out.set(absolute, 0);
+  out.set(body.subarray(relative.length), absolute.length);
   return { ...response, body: out };
 }
