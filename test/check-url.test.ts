@@ -14,7 +14,8 @@ import { checkService } from "../check/crawl.js";
 import type { CheckReport, Finding } from "../check/report.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { EDGE } from "./helpers/embedded.js";
-import { NGINX, type RunningNginx, startNginx } from "./helpers/nginx.js";
+import { freePort } from "./helpers/hosts-conformance.js";
+import { NGINX, PLAIN_NGINX, type RunningNginx, startNginx, startPlainNginx } from "./helpers/nginx.js";
 import { type Fault, startTinyService, type TinyService } from "./helpers/tiny-dts.js";
 import { EMBEDDED, PROJECT } from "./helpers/tree.js";
 
@@ -185,6 +186,51 @@ describe.skipIf(!NGINX)("dts check <url> on nginx with the generated rules", () 
     } finally {
       await broken.stop();
       writeFileSync(handler, original);
+    }
+  });
+});
+
+describe.skipIf(!PLAIN_NGINX)("dts check <url> on the DTS 1.0 static profile served by a plain nginx (Level 0)", () => {
+  let work: string;
+  let dist: string;
+  let port: number;
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "dts-check-static-"));
+    chmodSync(work, 0o755);
+    dist = join(work, "dist");
+    port = await freePort();
+    const site = makeSite({ apis: ["1.0"], staticPaths: true, siteUrl: `http://127.0.0.1:${port}` });
+    await build({ corpus: EMBEDDED, out: dist, site, workers: 0 });
+  });
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it("passes with the CORS headers added, ranges (which Level 0 need not answer) a warning", async () => {
+    const cors = `add_header Access-Control-Allow-Origin "*" always; add_header Access-Control-Expose-Headers "Link, Location, ETag" always;`;
+    const nginx = await startPlainNginx(join(work, "nginx"), dist, port, cors);
+    try {
+      const report = await checkService(`${nginx.url}/api/dts/v1/index.jsonld`, { offline: !ONLINE });
+      expect(report.version).toBe("1.0");
+      expect(failures(report)).toEqual([]);
+      expect(passed(report, "passage-wrapper")).toBeGreaterThan(0);
+      const ranges = report.findings.filter((f) => f.check === "range-support");
+      expect(ranges.length).toBeGreaterThan(0);
+      for (const f of ranges) expect([f.outcome, f.got]).toEqual(["warn", "HTTP 404"]);
+    } finally {
+      await nginx.stop();
+    }
+  });
+
+  it("fails cors-allow-origin on every answer when the file server sends no CORS header", async () => {
+    const nginx = await startPlainNginx(join(work, "plain"), dist, port);
+    try {
+      const report = await checkService(`${nginx.url}/api/dts/v1/index.jsonld`, { offline: true });
+      const cors = failures(report).filter((f) => f.check === "cors-allow-origin");
+      expect(cors.map((f) => f.url)).toContain(`${nginx.url}/api/dts/v1/index.jsonld`);
+      expect(failures(report).filter((f) => !f.check.startsWith("cors-"))).toEqual([]);
+    } finally {
+      await nginx.stop();
     }
   });
 });

@@ -86,14 +86,15 @@ export const PLAIN_NGINX = nginxBinary();
 
 /**
  * A plain nginx serving `root` as files, with no rule but the two types its own mime.types
- * lacks (what a user adds for the DTS 1.0 static profile; docs/deploy.md says so).
+ * lacks (what a user adds for the DTS 1.0 static profile; docs/deploy.md says so), and any
+ * `directives` of the server block.
  */
-export async function startPlainNginx(work: string, root: string, port?: number): Promise<RunningNginx> {
+export async function startPlainNginx(work: string, root: string, port?: number, directives = ""): Promise<RunningNginx> {
   mkdirSync(work, { recursive: true });
   port ??= await freePort();
   const site = `include /etc/nginx/mime.types;
     types { application/ld+json jsonld; application/tei+xml tei; }
-    server { listen 127.0.0.1:${port}; root ${root}; }`;
+    server { listen 127.0.0.1:${port}; root ${root}; ${directives} }`;
   return launch(work, port, site, false);
 }
 
