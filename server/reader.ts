@@ -16,7 +16,7 @@ import { renderV1Collection } from "../builder/render/v1/collection.js";
 import { renderV1Document, v1DocumentLink } from "../builder/render/v1/document.js";
 import { renderV1Entry } from "../builder/render/v1/entry.js";
 import { renderV1Navigation } from "../builder/render/v1/navigation.js";
-import { type BadRequest, type DtsRequest, endpointOf, parseRequest } from "../builder/request.js";
+import { type BadRequest, type DtsRequest, endpointOf, parseRequest, readRequest } from "../builder/request.js";
 import { contextIsRelative, type Site } from "../builder/site.js";
 import {
   CATALOG_FILE,
@@ -72,7 +72,7 @@ interface FolderIndex {
   block?: PackedEntries;
 }
 
-type StoredHit = { response: DtsResponse; etag?: string; encoding?: string; vary?: boolean };
+export type StoredHit = { response: DtsResponse; etag?: string; encoding?: string; vary?: boolean };
 
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 /** What an entry costs besides its body and key: the map slot, the hit and its strings, roughly. */
@@ -168,12 +168,34 @@ export class TreeReader {
   }
 
   private sendStored(stored: StoredHit, headers: Headers, origin: string): Response {
+    const o = this.storedOptions(stored);
+    return this.send(stored.response, headers, origin, o.etag, undefined, o.headers);
+  }
+
+  /** How a stored answer is sent: its tag, the tree's cache policy, and its own headers. */
+  storedOptions(stored: StoredHit): { etag?: string; cacheControl?: string; headers: Record<string, string> } {
     // The representation depends on Accept-Encoding wherever siblings may exist.
-    const extra = {
+    const headers = {
       ...(stored.vary ? { Vary: "Accept-Encoding" } : {}),
       ...(stored.encoding ? { "Content-Encoding": stored.encoding } : {}),
     };
-    return this.send(stored.response, headers, origin, stored.etag, undefined, extra);
+    return { etag: stored.etag, cacheControl: this.options.cacheControl, headers };
+  }
+
+  /**
+   * The stored answer to a 1-draft2 GET when it is already in memory and nothing must be awaited
+   * (the tree's generation was looked at within the second, the answer needs no origin written
+   * in): what the Node fast path sends as it is. Null sends the request the full way.
+   */
+  memoryHit(pathname: string, search: string, acceptEncoding: string | null): StoredHit | null {
+    if (Date.now() - this.checkedAt >= GENERATION_CHECK_MS) return null;
+    const site = this.options.site;
+    const req = readRequest(pathname, search, site);
+    if (req === null || req.kind === "bad" || isV1(req)) return null;
+    const path = requestToPath(req);
+    const hit = path === null ? undefined : this.responses.get(cacheKey(path, acceptEncoding));
+    if (!hit || (hit.response.type === JSONLD_TYPE && contextIsRelative(site))) return null;
+    return hit;
   }
 
   private async sendComputed(req: DtsRequest, computed: DtsResponse, headers: Headers, origin: string): Promise<Response> {
@@ -237,9 +259,7 @@ export class TreeReader {
   }
 
   private async fromTree(path: string, headers: Headers): Promise<StoredHit | null> {
-    // Keyed by the encodings the client accepts (at most four sets), never the raw header:
-    // distinct Accept-Encoding values must not each make an entry.
-    const key = `${path}\n${acceptedEncodings(headers.get("Accept-Encoding")).join(",")}`;
+    const key = cacheKey(path, headers.get("Accept-Encoding"));
     const cached = this.responses.get(key);
     if (cached) return cached;
     const epoch = this.responses.epoch;
@@ -382,6 +402,12 @@ export class TreeReader {
 }
 
 const isV1 = (req: DtsRequest): req is V1Request => req.kind.startsWith("v1-");
+
+/**
+ * A stored answer's key in memory: its path and the encodings the client accepts (at most four
+ * sets), never the raw header: distinct Accept-Encoding values must not each make an entry.
+ */
+const cacheKey = (path: string, acceptEncoding: string | null): string => `${path}\n${acceptedEncodings(acceptEncoding).join(",")}`;
 
 function badRequest(site: Site, bad: BadRequest): DtsResponse {
   return renderError(site, bad.endpoint, bad);

@@ -2,10 +2,10 @@
 // the write API too (POST, PUT, DELETE applied to the corpus, then an incremental rebuild).
 
 import { readdir, rm } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import type { BuildReport } from "../builder/build/build.js";
 import { DocumentLocks } from "../builder/build/locks.js";
 import { CorpusWatcher, type WatchReport } from "../builder/build/watcher.js";
@@ -18,6 +18,7 @@ import { createApp } from "./app.js";
 import { answerParserRefusals } from "./client-error.js";
 import { parseOrigins } from "./cors.js";
 import { continueOnlyIfAdmitted } from "./expect-continue.js";
+import { memoryListener } from "./fast-path.js";
 import { TreeReader } from "./reader.js";
 import { tokenProblem } from "./write/admission.js";
 import { writesPagePath } from "./write/docs-page.js";
@@ -63,6 +64,8 @@ export interface RunningServer {
   writes: WriteService;
   schemas?: SchemaValidators;
   watcher?: CorpusWatcher;
+  /** How many requests the fast path answered from memory (server/fast-path.ts). */
+  memoryAnswers(): number;
   close(): Promise<void>;
 }
 
@@ -133,7 +136,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   });
   return new Promise((resolvePromise, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
+    const fast = memoryListener(reader, locks, getRequestListener(app.fetch, { hostname: options.host }));
+    const server = createServer(fast.listener);
+    server.listen(options.port, options.host, () => {
+      const info = server.address() as AddressInfo;
       const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
       resolvePromise({
         url: `http://${host}:${info.port}`,
@@ -143,6 +149,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         writes,
         schemas,
         watcher,
+        memoryAnswers: fast.answered,
         close: async () => {
           await watcher?.close();
           await new Promise<void>((done) => {
@@ -155,8 +162,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       });
     });
     server.on("error", reject);
-    continueOnlyIfAdmitted(server as Server, writes);
-    answerParserRefusals(server as Server, site);
+    continueOnlyIfAdmitted(server, writes);
+    answerParserRefusals(server, site);
   });
 }
 

@@ -25,21 +25,47 @@ export interface ResponseOptions {
   context?: { site: Site; origin: string };
 }
 
-export function toResponse(answer: DtsResponse, o: ResponseOptions): Response {
+/** What an answer is on the wire: its status, headers (names as written, each once) and body. */
+export interface AnswerParts {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array | string | null;
+}
+
+/**
+ * The one place an answer's status and headers are decided, for the web Response below and for
+ * the Node fast path (fast-path.ts). `ifNoneMatch` is the request's If-None-Match.
+ */
+export function answerParts(
+  answer: DtsResponse,
+  o: Omit<ResponseOptions, "requestHeaders"> & { ifNoneMatch?: string | null },
+): AnswerParts {
   const response = o.context ? withContextOrigin(answer, o.context.site, o.context.origin) : answer;
-  const headers = new Headers({ "Content-Type": response.type, ...(response.link ? { Link: response.link } : {}), ...CORS_HEADERS });
-  if (response.location) headers.set("Location", response.location);
-  headers.set("Cache-Control", o.etag ? (o.cacheControl ?? STATIC_CACHE_CONTROL) : DYNAMIC_CACHE_CONTROL);
-  if (o.etag) headers.set("ETag", o.etag);
-  for (const [name, value] of Object.entries(o.headers ?? {})) headers.set(name, value);
-  const match = o.etag ? o.requestHeaders.get("If-None-Match") : null;
+  // Keyed by lowercase name: a later value replaces an earlier one, as Headers.set does.
+  const headers = new Map<string, [string, string]>();
+  const set = (name: string, value: string): void => {
+    headers.set(name.toLowerCase(), [name, value]);
+  };
+  set("Content-Type", response.type);
+  if (response.link) set("Link", response.link);
+  for (const [name, value] of Object.entries(CORS_HEADERS)) set(name, value);
+  if (response.location) set("Location", response.location);
+  set("Cache-Control", o.etag ? (o.cacheControl ?? STATIC_CACHE_CONTROL) : DYNAMIC_CACHE_CONTROL);
+  if (o.etag) set("ETag", o.etag);
+  for (const [name, value] of Object.entries(o.headers ?? {})) set(name, value);
+  const match = o.etag ? o.ifNoneMatch : null;
   if (match?.split(",").some((t) => t.trim() === o.etag || t.trim() === "*")) {
     // No body: nothing describes one.
-    headers.delete("Content-Type");
-    headers.delete("Content-Encoding");
-    return new Response(null, { status: 304, headers });
+    headers.delete("content-type");
+    headers.delete("content-encoding");
+    return { status: 304, headers: [...headers.values()], body: null };
   }
-  return new Response(response.body as BodyInit, { status: response.status, headers });
+  return { status: response.status, headers: [...headers.values()], body: response.body };
+}
+
+export function toResponse(answer: DtsResponse, o: ResponseOptions): Response {
+  const parts = answerParts(answer, { ...o, ifNoneMatch: o.requestHeaders.get("If-None-Match") });
+  return new Response(parts.body as BodyInit | null, { status: parts.status, headers: parts.headers });
 }
 
 /** A Hono app whose answers to HEAD carry the GET's status and headers and no body. */

@@ -81,6 +81,11 @@ export class DocumentLocks {
     return run;
   }
 
+  /** Whether no document is locked or waited for: a read may then answer without taking a lock. */
+  get idle(): boolean {
+    return this.rw.size === 0;
+  }
+
   private lockOf(id: string): RwLock {
     let lock = this.rw.get(id);
     if (!lock) this.rw.set(id, (lock = new RwLock()));

@@ -1,0 +1,80 @@
+// The fast path of `dts serve` on Node: a GET or HEAD whose stored answer is already in memory
+// (TreeReader.memoryHit) is written straight from it, with the status and headers answerParts
+// decides (the same as the app's, written as the Hono adapter writes them), without the web
+// Request and Response the app would build for it. Anything else, and any doubt, goes to the app.
+
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from "node:http";
+import type { DocumentLocks } from "../builder/build/locks.js";
+import type { StoredHit, TreeReader } from "./reader.js";
+import { type AnswerParts, answerParts } from "./to-response.js";
+
+/**
+ * A path and a query the app's URL parsing leaves as they are (no escapes it would add, no dot
+ * segments it would resolve): only those are read here, so both read the same request.
+ */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+const PLAIN_QUERY = /^\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/;
+
+interface Wire {
+  status: number;
+  /** As the Hono Node adapter writes a web Response's headers: lowercase names, in Headers' (sorted) order. */
+  head: OutgoingHttpHeaders;
+  /** The same with the body's length, which the adapter adds when it has a body. */
+  get: OutgoingHttpHeaders;
+  body: Uint8Array | string | null;
+}
+
+/** Each hit's wire form when no If-None-Match asks otherwise; gone with the hit. */
+const wires = new WeakMap<StoredHit, Wire>();
+
+function wireOf(parts: AnswerParts): Wire {
+  const head: OutgoingHttpHeaders = {};
+  const pairs = parts.headers.map(([name, value]) => [name.toLowerCase(), value] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  for (const [name, value] of pairs) head[name] = value;
+  const { body } = parts;
+  const length = body === null ? null : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  return { status: parts.status, head, get: length === null ? head : { ...head, "Content-Length": length }, body };
+}
+
+/** The listener, and how many requests it answered itself; `app` answers whatever it does not. */
+export function memoryListener(
+  reader: TreeReader,
+  locks: DocumentLocks | undefined,
+  app: RequestListener,
+): { listener: RequestListener; answered: () => number } {
+  let answered = 0;
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (answerFromMemory(reader, locks, req, res)) answered++;
+    else app(req, res);
+  };
+  return { listener, answered: () => answered };
+}
+
+function answerFromMemory(reader: TreeReader, locks: DocumentLocks | undefined, req: IncomingMessage, res: ServerResponse): boolean {
+  const method = req.method;
+  if (method !== "GET" && method !== "HEAD") return false;
+  // A write commits under the document's lock: then the app's reads wait for it.
+  if (locks && !locks.idle) return false;
+  const url = req.url ?? "";
+  const q = url.indexOf("?");
+  const pathname = q < 0 ? url : url.slice(0, q);
+  const search = q < 0 ? "" : url.slice(q);
+  if (!PLAIN_PATH.test(pathname) || DOT_SEGMENT.test(pathname) || (search !== "" && !PLAIN_QUERY.test(search))) return false;
+  const hit = reader.memoryHit(pathname, search, req.headers["accept-encoding"] ?? null);
+  if (!hit) return false;
+  const ifNoneMatch = req.headers["if-none-match"];
+  let wire = ifNoneMatch === undefined ? wires.get(hit) : undefined;
+  if (!wire) {
+    wire = wireOf(answerParts(hit.response, { ...reader.storedOptions(hit), ifNoneMatch: ifNoneMatch ?? null }));
+    if (ifNoneMatch === undefined) wires.set(hit, wire);
+  }
+  if (method === "HEAD" || wire.body === null) {
+    res.writeHead(wire.status, wire.head);
+    res.end();
+  } else {
+    res.writeHead(wire.status, wire.get);
+    res.end(wire.body);
+  }
+  return true;
+}
