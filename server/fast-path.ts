@@ -37,6 +37,13 @@ function wireOf(parts: AnswerParts): Wire {
   return { status: parts.status, head, get: length === null ? head : { ...head, "Content-Length": length }, body };
 }
 
+/**
+ * Most request targets whose key in memory is remembered (past it, the memo starts again), and
+ * the longest remembered (URL and Accept-Encoding): a client sending new long ones costs no memory.
+ */
+const MEMO_ENTRIES = 4096;
+const MEMO_TARGET_CHARS = 512;
+
 /** The listener, and how many requests it answered itself; `app` answers whatever it does not. */
 export function memoryListener(
   reader: TreeReader,
@@ -44,24 +51,50 @@ export function memoryListener(
   app: RequestListener,
 ): { listener: RequestListener; answered: () => number } {
   let answered = 0;
+  // Each target's key in memory (or null: none), so that a request seen before is not read again.
+  const keys = new Map<string, string | null>();
+  const keyOf = (req: IncomingMessage): string | null => {
+    const acceptEncoding = req.headers["accept-encoding"] ?? null;
+    const target = `${acceptEncoding ?? ""}\n${req.url ?? ""}`;
+    let key = keys.get(target);
+    if (key === undefined) {
+      key = memoryKey(reader, req.url ?? "", acceptEncoding);
+      if (target.length <= MEMO_TARGET_CHARS) {
+        if (keys.size >= MEMO_ENTRIES) keys.clear();
+        keys.set(target, key);
+      }
+    }
+    return key;
+  };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (answerFromMemory(reader, locks, req, res)) answered++;
+    if (answerFromMemory(reader, locks, keyOf, req, res)) answered++;
     else app(req, res);
   };
   return { listener, answered: () => answered };
 }
 
-function answerFromMemory(reader: TreeReader, locks: DocumentLocks | undefined, req: IncomingMessage, res: ServerResponse): boolean {
+/** The key in memory of a request target the app reads the same way (see PLAIN_PATH), or null. */
+function memoryKey(reader: TreeReader, url: string, acceptEncoding: string | null): string | null {
+  const q = url.indexOf("?");
+  const pathname = q < 0 ? url : url.slice(0, q);
+  const search = q < 0 ? "" : url.slice(q);
+  if (!PLAIN_PATH.test(pathname) || DOT_SEGMENT.test(pathname) || (search !== "" && !PLAIN_QUERY.test(search))) return null;
+  return reader.memoryKey(pathname, search, acceptEncoding);
+}
+
+function answerFromMemory(
+  reader: TreeReader,
+  locks: DocumentLocks | undefined,
+  keyOf: (req: IncomingMessage) => string | null,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
   const method = req.method;
   if (method !== "GET" && method !== "HEAD") return false;
   // A write commits under the document's lock: then the app's reads wait for it.
   if (locks && !locks.idle) return false;
-  const url = req.url ?? "";
-  const q = url.indexOf("?");
-  const pathname = q < 0 ? url : url.slice(0, q);
-  const search = q < 0 ? "" : url.slice(q);
-  if (!PLAIN_PATH.test(pathname) || DOT_SEGMENT.test(pathname) || (search !== "" && !PLAIN_QUERY.test(search))) return false;
-  const hit = reader.memoryHit(pathname, search, req.headers["accept-encoding"] ?? null);
+  const key = keyOf(req);
+  const hit = key === null ? null : reader.memoryHit(key);
   if (!hit) return false;
   const ifNoneMatch = req.headers["if-none-match"];
   let wire = ifNoneMatch === undefined ? wires.get(hit) : undefined;

@@ -183,18 +183,26 @@ export class TreeReader {
   }
 
   /**
-   * The stored answer to a 1-draft2 GET when it is already in memory and nothing must be awaited
-   * (the tree's generation was looked at within the second, the answer needs no origin written
-   * in): what the Node fast path sends as it is. Null sends the request the full way.
+   * The key in memory of the stored answer to a 1-draft2 GET of `pathname` and `search` with
+   * that Accept-Encoding, or null when no stored answer is one (computed, 1.0, refused). The
+   * same for a URL whatever the tree holds: a server may remember it per URL.
    */
-  memoryHit(pathname: string, search: string, acceptEncoding: string | null): StoredHit | null {
-    if (Date.now() - this.checkedAt >= GENERATION_CHECK_MS) return null;
-    const site = this.options.site;
-    const req = readRequest(pathname, search, site);
+  memoryKey(pathname: string, search: string, acceptEncoding: string | null): string | null {
+    const req = readRequest(pathname, search, this.options.site);
     if (req === null || req.kind === "bad" || isV1(req)) return null;
     const path = requestToPath(req);
-    const hit = path === null ? undefined : this.responses.get(cacheKey(path, acceptEncoding));
-    if (!hit || (hit.response.type === JSONLD_TYPE && contextIsRelative(site))) return null;
+    return path === null ? null : cacheKey(path, acceptEncoding);
+  }
+
+  /**
+   * The stored answer under `key` when it is already in memory and nothing must be awaited (the
+   * tree's generation was looked at within the second, the answer needs no origin written in):
+   * what the Node fast path sends as it is. Null sends the request the full way.
+   */
+  memoryHit(key: string): StoredHit | null {
+    if (Date.now() - this.checkedAt >= GENERATION_CHECK_MS) return null;
+    const hit = this.responses.get(key);
+    if (!hit || (hit.response.type === JSONLD_TYPE && contextIsRelative(this.options.site))) return null;
     return hit;
   }
 
