@@ -5,6 +5,8 @@
 
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from "node:http";
 import type { DocumentLocks } from "../builder/build/locks.js";
+import { contextIsRelative } from "../builder/site.js";
+import { JSONLD_TYPE } from "../builder/wire.js";
 import type { StoredHit, TreeReader } from "./reader.js";
 import { type AnswerParts, answerParts } from "./to-response.js";
 
@@ -25,8 +27,18 @@ interface Wire {
   body: Uint8Array | string | null;
 }
 
-/** Each hit's wire form when no If-None-Match asks otherwise; gone with the hit. */
-const wires = new WeakMap<StoredHit, Wire>();
+/**
+ * Each hit's wire forms when no If-None-Match asks otherwise, by the origin written into its
+ * context ("" when none is): gone with the hit, a few origins each.
+ */
+const wires = new WeakMap<StoredHit, Map<string, Wire>>();
+const ORIGINS_PER_HIT = 8;
+
+/**
+ * The origin the app sees for a request (http, the Host header) when it is one the URL parser
+ * leaves as it is (lowercase name, a port other than 80); null otherwise: the app answers then.
+ */
+const PLAIN_HOST = /^[a-z0-9.-]+(?::(?!80$)[0-9]{1,5})?$/;
 
 function wireOf(parts: AnswerParts): Wire {
   const head: OutgoingHttpHeaders = {};
@@ -96,11 +108,24 @@ function answerFromMemory(
   const key = keyOf(req);
   const hit = key === null ? null : reader.memoryHit(key);
   if (!hit) return false;
+  // A JSON-LD answer of a tree without --site-url gets the request's origin written in (context-origin.ts).
+  const site = reader.site;
+  let origin = "";
+  if (hit.response.type === JSONLD_TYPE && contextIsRelative(site)) {
+    const host = req.headers.host;
+    if (host === undefined || !PLAIN_HOST.test(host)) return false;
+    origin = `http://${host}`;
+  }
   const ifNoneMatch = req.headers["if-none-match"];
-  let wire = ifNoneMatch === undefined ? wires.get(hit) : undefined;
+  let forms = wires.get(hit);
+  let wire = ifNoneMatch === undefined ? forms?.get(origin) : undefined;
   if (!wire) {
-    wire = wireOf(answerParts(hit.response, { ...reader.storedOptions(hit), ifNoneMatch: ifNoneMatch ?? null }));
-    if (ifNoneMatch === undefined) wires.set(hit, wire);
+    const context = origin ? { site, origin } : undefined;
+    wire = wireOf(answerParts(hit.response, { ...reader.storedOptions(hit), ifNoneMatch: ifNoneMatch ?? null, context }));
+    if (ifNoneMatch === undefined) {
+      if (!forms || forms.size >= ORIGINS_PER_HIT) wires.set(hit, (forms = new Map()));
+      forms.set(origin, wire);
+    }
   }
   if (method === "HEAD" || wire.body === null) {
     res.writeHead(wire.status, wire.head);

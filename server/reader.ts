@@ -196,14 +196,12 @@ export class TreeReader {
 
   /**
    * The stored answer under `key` when it is already in memory and nothing must be awaited (the
-   * tree's generation was looked at within the second, the answer needs no origin written in):
-   * what the Node fast path sends as it is. Null sends the request the full way.
+   * tree's generation was looked at within the second): what the Node fast path sends. Null
+   * sends the request the full way.
    */
   memoryHit(key: string): StoredHit | null {
     if (Date.now() - this.checkedAt >= GENERATION_CHECK_MS) return null;
-    const hit = this.responses.get(key);
-    if (!hit || (hit.response.type === JSONLD_TYPE && contextIsRelative(this.options.site))) return null;
-    return hit;
+    return this.responses.get(key) ?? null;
   }
 
   private async sendComputed(req: DtsRequest, computed: DtsResponse, headers: Headers, origin: string): Promise<Response> {

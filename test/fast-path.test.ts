@@ -114,17 +114,30 @@ describe("the fast path answers as the app does", () => {
     expect(escaped).toBe(plain);
   });
 
-  it("a root-relative context (no --site-url) is completed by the app, never answered from memory as stored", async () => {
+  it("a root-relative context (no --site-url): the origin of the Host header written in, as the app writes it", async () => {
     const plainDist = mkdtempSync(join(tmpdir(), "dts-fast-rel-"));
     const relative = makeSite();
     await build({ corpus: EMBEDDED, out: plainDist, site: relative, workers: 0 });
     const s = await startServer({ dist: plainDist, site: relative, port: 0, host: "127.0.0.1" });
+    const withHost = (host: string): string => `GET /api/dts/collection HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
     try {
-      for (let i = 0; i < 2; i++) expect(await rawAnswer(s.url, get("/api/dts/collection"))).toContain(`"@context": "http://127.0.0.1`);
-      expect(s.memoryAnswers()).toBe(0);
-      // A passage (no context) is.
-      for (let i = 0; i < 2; i++) await rawAnswer(s.url, get(PATHS[0]));
-      expect(s.memoryAnswers()).toBe(1);
+      for (const host of ["127.0.0.1", "edition.example:8080", "other.example"]) {
+        const before = s.memoryAnswers();
+        const cold = await rawAnswer(s.url, withHost(host));
+        const warm = await rawAnswer(s.url, withHost(host));
+        expect(cold).toContain(`"@context": "http://${host}/api/dts/context.json"`);
+        expect(warm, host).toBe(cold);
+        expect(s.memoryAnswers() - before, host).toBeGreaterThanOrEqual(1);
+      }
+      // A Host the URL parser would change (case, the default port): the app's answer, from the app.
+      for (const host of ["Edition.Example", "edition.example:80"]) {
+        const before = s.memoryAnswers();
+        const a = await rawAnswer(s.url, withHost(host));
+        const b = await rawAnswer(s.url, withHost(host));
+        expect(b, host).toBe(a);
+        expect(a).toContain(`"@context": "http://edition.example/api/dts/context.json"`);
+        expect(s.memoryAnswers(), host).toBe(before);
+      }
     } finally {
       await s.close();
       rmSync(plainDist, { recursive: true, force: true });
