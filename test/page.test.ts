@@ -11,17 +11,7 @@ import { BUNDLE_FOLDER } from "../builder/page/files.js";
 import { PAGE_CSP } from "../builder/page/html.js";
 import { textLanguage } from "../page/language.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import {
-  apiPassageText,
-  CHROMIUM,
-  CHROMIUM_SKIP,
-  clickAndWait,
-  launchBrowser,
-  normalise,
-  openPage,
-  pageQuery,
-  shownText,
-} from "./helpers/browser.js";
+import { apiPassageText, CHROMIUM, clickAndWait, launchBrowser, normalise, openPage, pageQuery, shownText } from "./helpers/browser.js";
 import { CATULLUS, doc, ODYSSEY } from "./helpers/embedded.js";
 import { buildTree, EMBEDDED, PROJECT, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
