@@ -62,13 +62,13 @@ export function openEditor(o: EditorOptions): HTMLElement {
   const showProblem = (description: string): void => {
     const pin = pinError(description, linesBefore(wrapping));
     pins = pin ? [pin] : [];
-    const where = pin ? `Line ${pin.line}${pin.column ? `, column ${pin.column}` : ""}: ` : "";
+    const where = pin ? `Line ${pin.line}${pin.column ? `, column ${pin.column}` : ""}:` : "";
     replace(
       problems,
       h(
         "li",
         pin ? { "data-line": String(pin.line), ...(pin.column ? { "data-column": String(pin.column) } : {}) } : {},
-        pin ? h("button", { type: "button", class: "goto", onclick: () => goTo(pin) }, where) : null,
+        pin ? [h("button", { type: "button", class: "goto", onclick: () => goTo(pin) }, where), " "] : null,
         description,
       ),
     );

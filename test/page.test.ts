@@ -141,6 +141,9 @@ describe.skipIf(!CHROMIUM)("the reader on dts serve (1-draft2)", () => {
     const { page, errors } = await openPage(browser, `${origin}/?id=${CATULLUS}&ref=5`);
     const url = `${origin}${doc(CATULLUS, "&ref=5")}`;
     expect(await shownText(page)).toBe(await apiPassageText(page, url));
+    // A read-only server's documentation lists no write: no editor, no token field.
+    expect(await page.$("#edit")).toBeNull();
+    expect(await page.$("#token")).toBeNull();
     expect(await page.$eval("#passage-xml", (e) => (e as HTMLElement).hidden)).toBe(true);
     await page.click("#toggle-xml");
     expect(await page.$eval("#passage-xml", (e) => (e as HTMLElement).hidden)).toBe(false);
