@@ -2,34 +2,41 @@
 // settings, and the script and style sheet tools/bundle-page.mjs bundled into out/page/.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename, join } from "node:path";
 import type { Warning } from "../catalog.js";
+import { packageRoot } from "../hosts/common.js";
 import type { Site } from "../site.js";
 import { PAGE_HTML, PAGE_SCRIPT, PAGE_STYLE, renderPageHtml } from "./html.js";
 
-/** The project's root: where package.json is, above this file whether it runs compiled (out/) or not. */
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
+/** Where tools/bundle-page.mjs writes the bundle, whether this runs compiled (out/) or not. */
+export const BUNDLE_FOLDER = join(packageRoot(), "out/page");
+
+export interface PageFiles {
+  /** Files written (an incremental build leaves equal ones alone), and their bytes. */
+  files: number;
+  bytes: number;
+  /** A warning when the bundle is missing (a checkout not compiled). */
+  warnings: Warning[];
 }
 
-export const BUNDLE_FOLDER = join(projectRoot(), "out/page");
-
-/** Writes the page into `root`; a warning when the bundle is missing (a checkout not compiled). */
-export function writePageFiles(root: string, site: Site): Warning[] {
+/** Writes the page into `root`. */
+export function writePageFiles(root: string, site: Site): PageFiles {
   const assets = [PAGE_SCRIPT, PAGE_STYLE].map((name) => join(BUNDLE_FOLDER, name));
   if (!assets.every((file) => existsSync(file))) {
-    return [{ file: BUNDLE_FOLDER, message: "the reader page is not bundled (run `npm run compile`): the tree has no page at its root" }];
+    const message = "the reader page is not bundled (run `npm run compile`): the tree has no page at its root";
+    return { files: 0, bytes: 0, warnings: [{ file: BUNDLE_FOLDER, message }] };
   }
-  for (const file of assets) writeIfChanged(join(root, basename(file)), readFileSync(file));
-  writeIfChanged(join(root, PAGE_HTML), Buffer.from(renderPageHtml(site)));
-  return [];
-}
-
-/** An incremental build leaves a file alone when its bytes are the same. */
-function writeIfChanged(path: string, bytes: Buffer): void {
-  if (existsSync(path) && readFileSync(path).equals(bytes)) return;
-  writeFileSync(path, bytes);
+  const out: PageFiles = { files: 0, bytes: 0, warnings: [] };
+  const files: [string, Buffer][] = [
+    ...assets.map((file): [string, Buffer] => [basename(file), readFileSync(file)]),
+    [PAGE_HTML, Buffer.from(renderPageHtml(site))],
+  ];
+  for (const [name, bytes] of files) {
+    const path = join(root, name);
+    if (existsSync(path) && readFileSync(path).equals(bytes)) continue;
+    writeFileSync(path, bytes);
+    out.files++;
+    out.bytes += bytes.length;
+  }
+  return out;
 }
