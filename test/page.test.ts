@@ -12,7 +12,7 @@ import { PAGE_CSP } from "../builder/page/html.js";
 import { textLanguage } from "../page/language.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { apiPassageText, CHROMIUM, clickAndWait, launchBrowser, normalise, openPage, pageQuery, shownText } from "./helpers/browser.js";
-import { CATULLUS, doc, ODYSSEY } from "./helpers/embedded.js";
+import { CAESAR, CATULLUS, doc, GEORGICS, ODYSSEY } from "./helpers/embedded.js";
 import { buildTree, EMBEDDED, PROJECT, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
 const MAX_SCRIPT = 100 * 1024;
@@ -159,6 +159,24 @@ describe.skipIf(!CHROMIUM)("the reader on dts serve (1-draft2)", () => {
     await page.waitForFunction(() => document.body.dataset.ready === "true");
     expect(await page.$eval("#status", (e) => e.textContent)).toMatch(/^404: .*999/);
     expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
+  });
+
+  it("renders TEI readably: headings, numbered lines, notes set apart in their language, paragraphs", async () => {
+    const origin = served.server.url;
+    const georgics = await openPage(browser, `${origin}/?id=${GEORGICS}&ref=1`);
+    const g = georgics.page;
+    expect(await g.$eval("#passage-text h3.head", (e) => e.textContent)).toBe("Liber I");
+    expect(await g.$eval('#passage-text .l[data-n="2"] .note', (e) => [e.getAttribute("role"), e.getAttribute("lang")])).toEqual([
+      "note",
+      "eng",
+    ]);
+    expect(await g.$eval('#passage-text .l[data-n="2"]', (e) => getComputedStyle(e, "::before").content)).toBe('"2"');
+    expect(await g.$eval('#passage-text .l[data-n="2"] .note', (e) => getComputedStyle(e).display)).toBe("block");
+    expect(await shownText(g)).toBe(await apiPassageText(g, `${origin}${doc(GEORGICS, "&ref=1")}`));
+    const caesar = await openPage(browser, `${origin}/?id=${CAESAR}&ref=1.1`);
+    expect(await caesar.page.$$eval("#passage-text section.div p.p", (ps) => ps.length)).toBeGreaterThan(1);
+    expect(await shownText(caesar.page)).toBe(await apiPassageText(caesar.page, `${origin}${doc(CAESAR, "&ref=1.1")}`));
+    expect(await caesar.page.$eval("#passage-text", (e) => e.getAttribute("lang"))).toMatch(/^la/);
   });
 
   it("is usable from the keyboard: links and buttons take the focus in order", async () => {
