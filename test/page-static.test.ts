@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiPassageText, CHROMIUM, clickAndWait, launchBrowser, openPage, pageQuery, shownText } from "./helpers/browser.js";
-import { ODYSSEY } from "./helpers/embedded.js";
+import { EDGE, ODYSSEY } from "./helpers/embedded.js";
 import { PYTHON, startPython } from "./helpers/file-server.js";
 import { freePort } from "./helpers/hosts-conformance.js";
 import { PLAIN_NGINX, startPlainNginx } from "./helpers/nginx.js";
@@ -55,6 +55,12 @@ describe.skipIf(!CHROMIUM)("the reader on the DTS 1.0 static profile, on plain f
     const direct = await openPage(browser, `${origin}/?id=${ODYSSEY}&ref=2.3`);
     expect(await shownText(direct.page)).toBe(await apiPassageText(direct.page, staticDocument(origin, ODYSSEY, "2.3")));
     expect(await direct.page.$eval("#passage-text", (e) => e.getAttribute("lang"))).toBe("grc");
+    // References that need escaping (a space, `;`, `/`, non-ASCII) and an id with a space.
+    for (const ref of ["1.a b", "2.x;y", "2.1/2", "2.α"]) {
+      const edge = await openPage(browser, `${origin}/?id=${encodeURIComponent(EDGE)}&ref=${encodeURIComponent(ref)}`);
+      expect(await shownText(edge.page), ref).toBe(await apiPassageText(edge.page, staticDocument(origin, EDGE, ref)));
+      expect(edge.errors, ref).toEqual([]);
+    }
     expect([...requests, ...direct.requests].every((r) => r.startsWith(`${origin}/`) || r.startsWith("data:"))).toBe(true);
     expect([...errors, ...direct.errors]).toEqual([]);
   }

@@ -12,7 +12,7 @@ import { PAGE_CSP } from "../builder/page/html.js";
 import { textLanguage } from "../page/language.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { apiPassageText, CHROMIUM, clickAndWait, launchBrowser, normalise, openPage, pageQuery, shownText } from "./helpers/browser.js";
-import { CAESAR, CATULLUS, doc, GEORGICS, ODYSSEY } from "./helpers/embedded.js";
+import { CAESAR, CATULLUS, doc, EDGE, GEORGICS, ODYSSEY } from "./helpers/embedded.js";
 import { buildTree, EMBEDDED, PROJECT, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
 const MAX_SCRIPT = 100 * 1024;
@@ -154,6 +154,14 @@ describe.skipIf(!CHROMIUM)("the reader on dts serve (1-draft2)", () => {
     const citation = await page.$eval("#copy-citation", (e) => (e as HTMLInputElement).value);
     expect(citation).toContain("Catullus");
     expect(citation).toContain(`${origin}/?id=${CATULLUS}&ref=5`);
+    // References that need escaping (a space, `;`, `/`, non-ASCII) and an id with a space, with their neighbours.
+    for (const ref of ["1.a b", "2.x;y", "2.1/2", "2.α"]) {
+      await page.goto(`${origin}/?id=${encodeURIComponent(EDGE)}&ref=${encodeURIComponent(ref)}`);
+      await page.waitForFunction(() => document.body.dataset.ready === "true");
+      expect(await shownText(page), ref).toBe(await apiPassageText(page, `${origin}${doc(EDGE, `&ref=${encodeURIComponent(ref)}`)}`));
+    }
+    await clickAndWait(page, 'a[rel="prev"]');
+    expect(pageQuery(page).get("ref")).toBe("1.a b");
     // Unknown references say so, from the API's own description.
     await page.goto(`${origin}/?id=${CATULLUS}&ref=999`);
     await page.waitForFunction(() => document.body.dataset.ready === "true");
