@@ -152,7 +152,8 @@ function editActions(r: Reader, passage: Passage, slot: HTMLElement): Child[] {
 
 function navigate(r: Reader, route: Route): void {
   history.pushState(null, "", routeHref(route));
-  void show(r, route);
+  // The focus follows to what is shown, as a page load would put it.
+  void show(r, route).then(() => r.view.focus());
 }
 
 function tokenPanel(): HTMLElement {

@@ -154,6 +154,13 @@ describe.skipIf(!CHROMIUM)("the reader on dts serve (1-draft2)", () => {
     const citation = await page.$eval("#copy-citation", (e) => (e as HTMLInputElement).value);
     expect(citation).toContain("Catullus");
     expect(citation).toContain(`${origin}/?id=${CATULLUS}&ref=5`);
+    // A range, and the window after it.
+    await page.goto(`${origin}/?id=${ODYSSEY}&start=1.2&end=1.4`);
+    await page.waitForFunction(() => document.body.dataset.ready === "true");
+    expect(await shownText(page)).toBe(await apiPassageText(page, `${origin}${doc(ODYSSEY, "&start=1.2&end=1.4")}`));
+    await clickAndWait(page, 'a[rel="next"]');
+    expect([pageQuery(page).get("start"), pageQuery(page).get("end")]).toEqual(["1.5", "1.7"]);
+    expect(await shownText(page)).toBe(await apiPassageText(page, `${origin}${doc(ODYSSEY, "&start=1.5&end=1.7")}`));
     // References that need escaping (a space, `;`, `/`, non-ASCII) and an id with a space, with their neighbours.
     for (const ref of ["1.a b", "2.x;y", "2.1/2", "2.α"]) {
       await page.goto(`${origin}/?id=${encodeURIComponent(EDGE)}&ref=${encodeURIComponent(ref)}`);
