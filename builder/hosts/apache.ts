@@ -158,7 +158,7 @@ ${staticHeaders.join("\n")}
 ${
   base === ""
     ? ""
-    : `    # Nothing but the API on this site: dts serve answers any other path (the API's 404).
+    : `    # Nothing but the API and its reader page on this site: dts serve answers any other path (the API's 404).
     ${this.proxyRule("^").trimEnd().replace(/\n/g, "\n    ")}
 `
 }</VirtualHost>

@@ -180,7 +180,7 @@ server {
 ${
   base === "/"
     ? ""
-    : `    # Nothing but the API on this site: any other path gets the API's 404 (and no root is needed).
+    : `    # Nothing but the API and its reader page on this site: any other path gets the API's 404 (and no root is needed).
     location / {
         error_page 404 ${ERROR_LOCATION}404.$dts_error_format;
         return 404;
