@@ -34,9 +34,17 @@ describe.skipIf(!CHROMIUM)("the reader's editor on a server that accepts writes"
     await tree?.close();
   });
 
+  /** Every URL the pages asked for: the token is never in one. */
+  const requested: string[][] = [];
+  afterAll(() => {
+    expect(requested.flat().length).toBeGreaterThan(0);
+    expect(requested.flat().filter((u) => u.includes(TOKEN))).toEqual([]);
+  });
+
   /** The page on a passage, with the token entered. */
   async function editorOn(ref: string): Promise<Page> {
-    const { page } = await openPage(browser, `${tree.server.url}/?id=${CATULLUS}&ref=${ref}`);
+    const { page, requests } = await openPage(browser, `${tree.server.url}/?id=${CATULLUS}&ref=${ref}`);
+    requested.push(requests);
     await page.type("#token", TOKEN);
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => sessionStorage.getItem("dts-token"))).toBe(TOKEN);
@@ -98,7 +106,7 @@ describe.skipIf(!CHROMIUM)("the reader's editor on a server that accepts writes"
     expect(tree.file(CATULLUS_FILE)).toContain('<l n="7">da mi basia mille (mine)</l>');
   });
 
-  it("inserts a passage after another, then deletes it after a confirmation", async () => {
+  it("inserts a passage after another and one before it, then deletes them after a confirmation", async () => {
     const page = await editorOn("10");
     await page.click("#insert-after");
     expect(await page.$eval("#editor-text", (e) => (e as HTMLTextAreaElement).value)).toBe('<l n=""></l>');
@@ -107,6 +115,14 @@ describe.skipIf(!CHROMIUM)("the reader's editor on a server that accepts writes"
     await page.waitForFunction(() => new URLSearchParams(location.search).get("ref") === "10a" && document.body.dataset.ready === "true");
     expect(await shownText(page)).toBe("versus novus");
     expect(tree.file(CATULLUS_FILE)).toMatch(/<l n="10">[^\n]*<\/l>\n\s*<l n="10a">versus novus<\/l>/);
+    // Before it, another; then both go.
+    await page.click("#insert-before");
+    await setEditorText(page, '<l n="10b">versus alter</l>');
+    await page.click("#editor-save");
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("ref") === "10b" && document.body.dataset.ready === "true");
+    expect(tree.file(CATULLUS_FILE)).toMatch(/<l n="10b">versus alter<\/l>\n\s*<l n="10a">versus novus<\/l>/);
+    await page.click('a[rel="next"]');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("ref") === "10a" && document.body.dataset.ready === "true");
     await page.click("#delete");
     expect(await page.$eval("#delete-confirm", (e) => (e as HTMLElement).hidden)).toBe(false);
     await page.click("#delete-no");
@@ -114,9 +130,13 @@ describe.skipIf(!CHROMIUM)("the reader's editor on a server that accepts writes"
     await page.click("#delete");
     await page.click("#delete-yes");
     // The page goes to the passage before the one deleted.
+    await page.waitForFunction(() => new URLSearchParams(location.search).get("ref") === "10b" && document.body.dataset.ready === "true");
+    expect(tree.file(CATULLUS_FILE)).not.toContain("10a");
+    await page.click("#delete");
+    await page.click("#delete-yes");
     await page.waitForFunction(() => new URLSearchParams(location.search).get("ref") === "10" && document.body.dataset.ready === "true");
     expect(await shownText(page)).toBe("dein, cum milia multa fecerimus,");
-    expect(tree.file(CATULLUS_FILE)).not.toContain("10a");
+    expect(tree.file(CATULLUS_FILE)).not.toContain("10b");
     expect((await tree.fetch(doc(CATULLUS, "&ref=10a"))).status).toBe(404);
   });
 });
