@@ -85,7 +85,7 @@ async function show(r: Reader, route: Route): Promise<void> {
   }
 }
 
-async function showPassage(r: Reader, place: Place, editing?: EditMode): Promise<void> {
+async function showPassage(r: Reader, place: Place): Promise<void> {
   const [passage, node] = await Promise.all([r.api.passage(place), resource(r, place.id).catch(() => null)]);
   const creator = node?.dublinCore.creator?.[0]?.value;
   const ctx: PassageContext = {
@@ -99,7 +99,6 @@ async function showPassage(r: Reader, place: Place, editing?: EditMode): Promise
   view.append(editor);
   replace(r.view, view);
   document.title = `${ctx.title} ${place.ref ?? ""} — DTS reader`;
-  if (editing) openIn(r, editor, passage, editing);
 }
 
 function openIn(r: Reader, slot: HTMLElement, passage: Passage, mode: EditMode): void {
