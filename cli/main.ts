@@ -1,6 +1,6 @@
 // The `dts` command line: build a tree from a corpus, serve a tree.
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, Option } from "commander";
 import { build } from "../builder/build/build.js";
@@ -8,6 +8,7 @@ import { checkCorpus } from "../builder/build/check.js";
 import { CorpusError } from "../builder/catalog.js";
 import { count } from "../builder/count.js";
 import { DEFAULT_UPSTREAM, HOSTS, parseHosts } from "../builder/hosts/host-files.js";
+import { PAGE_HTML } from "../builder/page/html.js";
 import { makeSite, type Site, servesApi } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
 import { v1BasePath } from "../builder/v1/urls.js";
@@ -201,6 +202,7 @@ program
         console.log(warningLines(server.report.warnings, [opts.corpus, opts.dist]).join("\n"));
       }
       console.log(`dts serve: ${server.url}${site.basePath || "/"} (tree ${opts.dist})`);
+      if (site.basePath && existsSync(join(opts.dist, PAGE_HTML))) console.log(`dts serve: the reader at ${server.url}/`);
       if (servesApi(site, "1.0")) {
         const entry = site.staticPaths ? "index.jsonld" : "";
         console.log(

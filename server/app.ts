@@ -10,7 +10,9 @@ import { renderDocs } from "../builder/render/service.js";
 import { endpointOf } from "../builder/request.js";
 import { docsUrl } from "../builder/urls.js";
 import { CORS_HEADERS } from "../builder/wire.js";
+import { pageRoutes } from "./page.js";
 import { readerApp, type TreeReader } from "./reader.js";
+import type { TreeStorage } from "./storage.js";
 import { apiApp, toResponse } from "./to-response.js";
 import { renderWritesPage, type WritesPageOptions, writesPagePath } from "./write/docs-page.js";
 import type { WriteService } from "./write/service.js";
@@ -24,6 +26,8 @@ export interface AppOptions {
   page: WritesPageOptions;
   /** Origins whose pages may write cross-origin. */
   origins?: string[];
+  /** The tree's files, where the reader page served at `/` lies. */
+  pageFiles?: TreeStorage;
 }
 
 export function createApp(options: AppOptions): Hono {
@@ -54,6 +58,8 @@ export function createApp(options: AppOptions): Hono {
     const html = renderWritesPage(site, options.page);
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", ...CORS_HEADERS } });
   });
+
+  if (options.pageFiles) pageRoutes(app, options.pageFiles, site);
 
   app.on(["POST", "PUT", "DELETE"], "*", async (c, next) => {
     const endpoint = endpointOf(new URL(c.req.url).pathname, site);

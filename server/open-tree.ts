@@ -5,12 +5,18 @@
 import type { Hono } from "hono";
 import type { Site } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
+import { pageRoutes } from "./page.js";
 import { readerApp, TreeReader } from "./reader.js";
 import type { TreeStorage } from "./storage.js";
+import { apiApp } from "./to-response.js";
 
 /** The read-only app over the tree in `storage`; `where` names the storage in the error when it holds no tree. */
 export async function openTree(storage: TreeStorage, where: string): Promise<Hono> {
   const site = await storage.read(SITE_FILE);
   if (!site) throw new Error(`${where} holds no ${SITE_FILE}: serve a tree built by \`dts build\``);
-  return readerApp(new TreeReader({ site: JSON.parse(new TextDecoder().decode(site.body)) as Site, storage }));
+  const settings = JSON.parse(new TextDecoder().decode(site.body)) as Site;
+  // The reader page at `/`, where the runtime sees every request (the Worker does).
+  const app = apiApp();
+  pageRoutes(app, storage, settings);
+  return readerApp(new TreeReader({ site: settings, storage }), app);
 }

@@ -96,7 +96,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   // Where the tree changes under the server, a client must not keep a response for minutes:
   // it revalidates (If-None-Match, a 304 when nothing changed).
-  const reader = new TreeReader({ site, storage: diskStorage(options.dist), ...(workspace ? { cacheControl: "no-cache" } : {}) });
+  const storage = diskStorage(options.dist);
+  const reader = new TreeReader({ site, storage, ...(workspace ? { cacheControl: "no-cache" } : {}) });
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const writes = new WriteService({
     site,
@@ -127,6 +128,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     writes,
     locks,
     origins,
+    pageFiles: storage,
     page: {
       enabled: writes.enabled,
       maxBody,

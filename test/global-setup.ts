@@ -3,7 +3,8 @@
 // would let one read a file another is writing. Type-checks test/ at the same time (vitest
 // itself only strips types), so a suite that no longer matches the code fails the run. Then
 // bundles the nginx handler (tools/bundle-njs.mjs, skipped when it is newer than the sources),
-// which the nginx suites load into a real nginx.
+// which the nginx suites load into a real nginx, and the reader page (tools/bundle-page.mjs,
+// type-checked against the DOM first), which every build copies into its tree.
 
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
@@ -25,9 +26,17 @@ function run(script: string, args: string[]): Promise<string | null> {
 
 export default async function setup(): Promise<void> {
   const tsc = "node_modules/typescript/bin/tsc";
-  const [build, tests] = await Promise.all([run(tsc, ["-p", project]), run(tsc, ["--noEmit", "-p", join(project, "test")])]);
+  const [build, tests, page] = await Promise.all([
+    run(tsc, ["-p", project]),
+    run(tsc, ["--noEmit", "-p", join(project, "test")]),
+    run(tsc, ["-p", join(project, "page")]),
+  ]);
   if (build !== null) throw new Error(`tsc failed:\n${build}`);
   if (tests !== null) throw new Error(`tsc found type errors in test/:\n${tests}`);
+  if (page !== null) throw new Error(`tsc found type errors in page/:\n${page}`);
   const bundle = await run("tools/bundle-njs.mjs", []);
   if (bundle !== null) throw new Error(`bundling the nginx handler failed:\n${bundle}`);
+  // Before any suite builds a tree: the build copies the reader page's bundle into it.
+  const pageBundle = await run("tools/bundle-page.mjs", []);
+  if (pageBundle !== null) throw new Error(`bundling the reader page failed:\n${pageBundle}`);
 }

@@ -171,6 +171,16 @@ describe.skipIf(!APACHE)("Apache with the generated example site and config snip
     }
   });
 
+  it("serves the reader page at / and its two files as dts serve does, with its policy, and no other file of the root", async () => {
+    for (const path of ["/", "/dts-reader.js", "/dts-reader.css"]) {
+      await expectSameAnswer(upstream.url, apacheUrl, path);
+      const r = await rawRequest(apacheUrl, path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers["content-security-policy"], path).toMatch(/^default-src 'none'; script-src 'self';/);
+    }
+    for (const path of ["/index.html", "/_catalog.json"]) expect((await rawRequest(apacheUrl, path)).status, path).toBe(404);
+  });
+
   it("answers HEAD, OPTIONS and writes as dts serve does", async () => {
     for (const path of STORED_REQUESTS.slice(0, 8)) await expectSameAnswer(upstream.url, apacheUrl, path, "HEAD");
     await expectSameAnswer(upstream.url, apacheUrl, "/api/dts/document?id=x", "OPTIONS");

@@ -62,6 +62,16 @@ describe("the Cloudflare Worker in workerd", () => {
     expect(put.body.toString("utf8")).toMatch(/statusCode="405"/);
   });
 
+  it("serves the reader page at / and its two files as dts serve does, with its policy", async (ctx) => {
+    if (skipped) ctx.skip();
+    for (const path of ["/", "/dts-reader.js", "/dts-reader.css"]) {
+      await expectSameAnswer(reference.url, workerUrl, path);
+      const r = await rawRequest(workerUrl, path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers["content-security-policy"], path).toMatch(/^default-src 'none'; script-src 'self';/);
+    }
+  });
+
   it("does not serve the tree's files, nor anything outside it", async (ctx) => {
     if (skipped) ctx.skip();
     for (const path of [

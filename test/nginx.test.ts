@@ -60,6 +60,17 @@ describe.skipIf(!NGINX)("nginx with the generated rules", () => {
     await expectSameAnswer(upstream.url, nginxUrl, "/api/dts/collection", "DELETE");
   });
 
+  it("serves the reader page at / and its two files as dts serve does, with its policy, and no other file of the root", async () => {
+    for (const path of ["/", "/dts-reader.js", "/dts-reader.css"]) {
+      await expectSameAnswer(upstream.url, nginxUrl, path);
+      const r = await rawRequest(nginxUrl, path);
+      expect(r.status, path).toBe(200);
+      expect(r.headers["content-security-policy"], path).toMatch(/^default-src 'none'; script-src 'self';/);
+      expect(r.headers["x-content-type-options"], path).toBe("nosniff");
+    }
+    for (const path of ["/index.html", "/_catalog.json", "/_site.json"]) expect((await rawRequest(nginxUrl, path)).status, path).toBe(404);
+  });
+
   it("never serves a file outside the tree, nor the tree's data files", async () => {
     const passwd = readFileSync("/etc/passwd", "utf8").slice(0, 12);
     const catalog = readFileSync(join(dist, "_catalog.json"), "utf8").slice(0, 30);

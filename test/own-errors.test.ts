@@ -148,10 +148,12 @@ describe("errors before the app, and limits, through each server", () => {
       expect((await fetch(downstreamless.url + documentPath(`id=${GEORGICS}&ref=1.1`))).status).toBe(200);
     });
 
-    it("the example site runs as generated (no root needed): the API answers, any other path is the API's 404", async () => {
+    it("the example site runs as generated (no root needed): the API and the reader page answer, any other path is the API's 404", async () => {
       expect((await fetch(example.url + "/api/dts/collection")).status).toBe(200);
+      const page = await fetch(example.url + "/");
+      expect([page.status, page.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
       expectApiError(await exchange(example.url, request("GET", "/index.html")), 404, "json");
-      expectApiError(await exchange(example.url, request("GET", "/")), 404, "json");
+      expectApiError(await exchange(example.url, request("GET", "/_catalog.json")), 404, "json");
     });
   });
 });

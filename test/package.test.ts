@@ -66,7 +66,20 @@ describe("npm start", () => {
   it("compiles only when sources changed, and passes its arguments to dts serve", async () => {
     const project = mkdtempSync(join(tmpdir(), "dts-start-"));
     try {
-      for (const name of ["bin", "builder", "bench", "check", "cli", "server", "tools", "corpus", "out", "package.json", "tsconfig.json"]) {
+      for (const name of [
+        "bin",
+        "builder",
+        "bench",
+        "check",
+        "cli",
+        "server",
+        "tools",
+        "page",
+        "corpus",
+        "out",
+        "package.json",
+        "tsconfig.json",
+      ]) {
         cpSync(join(PROJECT, name), join(project, name), { recursive: true, preserveTimestamps: true });
       }
       symlinkSync(join(PROJECT, "node_modules"), join(project, "node_modules"));
@@ -74,9 +87,11 @@ describe("npm start", () => {
       expect(first).not.toMatch(/:8080\//);
       const compiled = statSync(join(project, "out/cli/main.js")).mtimeMs;
       const bundled = statSync(join(project, "out/server/adapters/nginx-njs.bundle.js")).mtimeMs;
+      const page = statSync(join(project, "out/page/dts-reader.js")).mtimeMs;
       await npmStart(project, ["--port", "0"]);
       expect(statSync(join(project, "out/cli/main.js")).mtimeMs).toBe(compiled);
       expect(statSync(join(project, "out/server/adapters/nginx-njs.bundle.js")).mtimeMs).toBe(bundled);
+      expect(statSync(join(project, "out/page/dts-reader.js")).mtimeMs).toBe(page);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }

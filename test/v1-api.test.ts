@@ -3,7 +3,6 @@
 // stored answers equal the computed ones; a passage is the same bytes in the 1.0 wrapper as in
 // the 1-draft2 fragment; the static profile works on plain file servers (Level 0).
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +11,8 @@ import { build } from "../builder/build/build.js";
 import { makeSite, type Site } from "../builder/site.js";
 import { type RunningServer, startServer } from "../server/serve.js";
 import { CAESAR, CATULLUS, EDGE, GEORGICS, LIVY, ODYSSEY } from "./helpers/embedded.js";
-import { freePort, rawRequest } from "./helpers/hosts-conformance.js";
+import { PYTHON, startPython } from "./helpers/file-server.js";
+import { freePort } from "./helpers/hosts-conformance.js";
 import { NGINX, PLAIN_NGINX, startNginx, startPlainNginx } from "./helpers/nginx.js";
 import { EMBEDDED, HAS_SHARED, SHARED, SHARED_SKIP } from "./helpers/tree.js";
 import { type Answer, expand, fetchAnswer, LD, TEI, walkV1 } from "./helpers/v1-walk.js";
@@ -173,46 +173,6 @@ describe("DTS 1.0 stored answers equal computed ones", () => {
     }
   });
 });
-
-/**
- * Whether python3 can run http.server here with the types the static profile needs (they come
- * from /etc/mime.types, Debian's media-types).
- */
-const PYTHON = (() => {
-  try {
-    const check =
-      "import http.server, mimetypes, sys; sys.exit(mimetypes.guess_type('a.jsonld')[0] != 'application/ld+json' or mimetypes.guess_type('a.tei')[0] != 'application/tei+xml')";
-    execFileSync("python3", ["-c", check], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!PYTHON)
-  console.warn(
-    "python3 with /etc/mime.types (Debian's media-types) is not installed: skipping the static profile tests on python's http.server",
-  );
-
-async function startPython(root: string, port: number): Promise<{ stop(): Promise<void> }> {
-  const proc: ChildProcess = spawn("python3", ["-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", root], {
-    stdio: "ignore",
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      await rawRequest(`http://127.0.0.1:${port}`, "/");
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return {
-    stop: async () => {
-      const exited = new Promise((r) => proc.once("exit", r));
-      proc.kill();
-      await exited;
-    },
-  };
-}
 
 describe("the DTS 1.0 static profile (Level 0) on plain file servers", () => {
   let port: number;

@@ -10,6 +10,7 @@ import { fillFromHeader, type Library, type ResourceNode, type TextSummary, type
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "../hosts/host-files.js";
 import { checkLimit, LIMITS } from "../hosts/limits.js";
 import { loadDocuments } from "../metadata/load.js";
+import { writePageFiles } from "../page/files.js";
 import { listOr, readTextOr } from "../read-files.js";
 import type { DocumentMethod } from "../render/service.js";
 import { collectionResponses, serviceResponses } from "../responses.js";
@@ -110,6 +111,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   for (const stored of serviceResponses(options.site, methods)) writer.write(stored);
   writer.writeData(SITE_FILE, JSON.stringify(options.site));
   writer.flush();
+  const page = writePageFiles(root, options.site);
   writer.writeData(TREE_RECORD, record);
 
   // Host options stay with the tree: a build that names none (a plain rebuild, `serve
@@ -127,7 +129,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // and siblings of an earlier build when none are asked for now.
   const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
   if (!incremental) swapInto(root, out);
-  const warnings = [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings];
+  const warnings = [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings, ...page.warnings];
   const staticSite = options.site.staticPaths ? treeSize(out) : undefined;
   const overPages = staticSite && checkLimit(out, "GitHub Pages", staticSite.bytes, LIMITS.githubPagesSize);
   if (overPages) warnings.push(overPages);
@@ -136,8 +138,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     documents: resources.length,
     withoutText: results.filter((r) => !r.summary.hasText).length,
     passages: sum(results, (r) => r.passages),
-    files: sum(changed, (r) => r.files) + writer.files,
-    bytes: sum(changed, (r) => r.bytes) + writer.bytes,
+    files: sum(changed, (r) => r.files) + writer.files + page.files,
+    bytes: sum(changed, (r) => r.bytes) + writer.bytes + page.bytes,
     reused: results.length - changed.length,
     reasons: countReasons(results),
     incremental,

@@ -12,6 +12,7 @@
 // nor a data file inside it (`_index.json`, `_catalog.json`, `_manifest.json`).
 
 import { join } from "node:path";
+import { PAGE_CSP, PAGE_HTML, PAGE_SCRIPT, PAGE_STYLE } from "../page/html.js";
 import { CORS_HEADERS, JSONLD_TYPE, STATIC_CACHE_CONTROL, TEI_TYPE } from "../wire.js";
 import {
   HOSTS_FOLDER,
@@ -29,6 +30,8 @@ export const APACHE_FOLDER = `${HOSTS_FOLDER}/apache`;
 export const HTACCESS = ".htaccess";
 /** Set on a request answered from the tree: only those get the static headers. */
 const STATIC_ENV = "DTS_STATIC";
+/** Set on the reader page's files: its Content-Type (the variable's value) and policy. */
+const PAGE_ENV = "DTS_PAGE";
 const MAP_FILE = "dts-map.mjs";
 const SNIPPET_FILE = "dts-apache.conf";
 const EXAMPLE_FILE = "apache.conf.example";
@@ -70,6 +73,19 @@ RewriteRule ${scope} ${upstream.protocol}//${upstream.host}%1 [P,NE,END]
 `;
   }
 
+  /** The reader page at `/` and its two files, from the tree's root (no other file of it), with its policy. */
+  private pageRules(tree: string): string {
+    const rule = (pattern: string, file: string, type: string): string =>
+      `RewriteCond %{REQUEST_METHOD} ^(GET|HEAD)$\nRewriteRule ${pattern} ${tree}/${file} [E=${PAGE_ENV}:${type},END]\n`;
+    return `# The reader page at / and its two files, from the tree's root, with the page's policy.
+${rule("^/$", PAGE_HTML, "text/html")}${rule(`^/${regexLiteral(PAGE_SCRIPT)}$`, PAGE_SCRIPT, "text/javascript")}${rule(`^/${regexLiteral(PAGE_STYLE)}$`, PAGE_STYLE, "text/css")}Header set Content-Type "%{${PAGE_ENV}}e; charset=utf-8" env=${PAGE_ENV}
+Header set Content-Security-Policy ${headerValue(`${PAGE_CSP}; frame-ancestors 'none'`)} env=${PAGE_ENV}
+Header set X-Content-Type-Options "nosniff" env=${PAGE_ENV}
+Header set Cache-Control "no-cache" env=${PAGE_ENV}
+
+`;
+  }
+
   /** The snippet to include in the VirtualHost. */
   private snippet(tree: string, program: string): string {
     const base = this.ctx.site.basePath;
@@ -101,7 +117,7 @@ RewriteRule ${scope} ${tree}/%{ENV:DTS_FILE} [T=${type},E=${STATIC_ENV}:1,END]
 RewriteMap dts "prg:${process.execPath} ${program} ${tree}" \${DTS_MAP_USER}
 RewriteEngine On
 
-# GET and HEAD: ask the map once. Its answer is "<xml|json> <file> <etag> <link>", or NULL.
+${base === "" ? "" : this.pageRules(tree)}# GET and HEAD: ask the map once. Its answer is "<xml|json> <file> <etag> <link>", or NULL.
 RewriteCond %{REQUEST_METHOD} ^(GET|HEAD)$
 RewriteCond \${dts:%{THE_REQUEST}} "^(xml|json) (\\S+) (\\S+) (.+)$"
 RewriteRule ${scope} - [E=DTS_TYPE:%1,E=DTS_FILE:%2,E=DTS_ETAG:%3,E=DTS_LINK:%4]
@@ -119,6 +135,7 @@ ${staticHeaders.join("\n")}
 # The tree's files are reached only as the map's answers: nothing is listed, no direct request is served.
 <Directory "${tree}">
     Require env ${STATIC_ENV}
+    Require env ${PAGE_ENV}
     Options None
     AllowOverride None
 </Directory>
@@ -141,7 +158,7 @@ ${staticHeaders.join("\n")}
 ${
   base === ""
     ? ""
-    : `    # Nothing but the API on this site: dts serve answers any other path (the API's 404).
+    : `    # Nothing but the API and its reader page on this site: dts serve answers any other path (the API's 404).
     ${this.proxyRule("^").trimEnd().replace(/\n/g, "\n    ")}
 `
 }</VirtualHost>

@@ -12,6 +12,7 @@
 
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { PAGE_CSP, PAGE_HTML, PAGE_SCRIPT, PAGE_STYLE } from "../page/html.js";
 import { linkHeader } from "../urls.js";
 import { CORS_HEADERS } from "../wire.js";
 import {
@@ -142,7 +143,7 @@ location ^~ ${base} {
     js_content dts_reader.answer;
 ${ownErrors("    ")}}
 
-location ^~ ${ERROR_LOCATION} {
+${base === "/" ? "" : this.pageLocations(tree)}location ^~ ${ERROR_LOCATION} {
     internal;
     alias ${abs(ERROR_FOLDER + "/")};
     types {
@@ -179,7 +180,7 @@ server {
 ${
   base === "/"
     ? ""
-    : `    # Nothing but the API on this site: any other path gets the API's 404 (and no root is needed).
+    : `    # Nothing but the API and its reader page on this site: any other path gets the API's 404 (and no root is needed).
     location / {
         error_page 404 ${ERROR_LOCATION}404.$dts_error_format;
         return 404;
@@ -196,5 +197,28 @@ ${
       null,
       [],
     );
+  }
+
+  /**
+   * The reader page at `/` and its two files, from the tree's root (no other file of it), with
+   * the page's policy. Exact locations: they win over any prefix location of the site.
+   */
+  private pageLocations(tree: string): string {
+    const headers = [
+      `add_header Content-Security-Policy ${nginxString(`${PAGE_CSP}; frame-ancestors 'none'`)} always;`,
+      `add_header X-Content-Type-Options "nosniff" always;`,
+      `add_header Cache-Control "no-cache" always;`,
+    ].join(" ");
+    return [
+      ["/", PAGE_HTML, "text/html"],
+      [`/${PAGE_SCRIPT}`, PAGE_SCRIPT, "text/javascript"],
+      [`/${PAGE_STYLE}`, PAGE_STYLE, "text/css"],
+    ]
+      .map(
+        ([route, file, type]) =>
+          `location = ${route} {\n    root ${tree};\n    types { } default_type "${type}; charset=utf-8";\n    try_files /${file} =404;\n    ${headers}\n}\n`,
+      )
+      .join("")
+      .concat("\n");
   }
 }
