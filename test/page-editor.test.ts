@@ -3,11 +3,11 @@
 // server's validation error to its line, shows both versions on a 412 and loses nothing,
 // inserts a passage and deletes one after a confirmation.
 
+import { readFileSync } from "node:fs";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiPassageText, CHROMIUM, launchBrowser, openPage, ready, shownText } from "./helpers/browser.js";
+import { apiPassageText, CHROMIUM, launchBrowser, openPage, ready, screenshot, shownText } from "./helpers/browser.js";
 import { CATULLUS, CATULLUS_FILE, doc } from "./helpers/embedded.js";
-import { PROJECT } from "./helpers/tree.js";
 import { fragment, TOKEN, type WriteTree, writeTree } from "./helpers/write-server.js";
 
 /** Replaces the editor's text as a user typing would (an input event follows). */
@@ -86,7 +86,8 @@ describe.skipIf(!CHROMIUM)("the reader's editor on a server that accepts writes"
     });
     expect(caretLine).toBe(2);
     expect(tree.file(CATULLUS_FILE)).toBe(before);
-    await page.screenshot({ path: `${PROJECT}/docs/editor.png`, fullPage: true });
+    const png = readFileSync(await screenshot(page, "editor.png"));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
   });
 
   it("on a 412 shows their version beside this one, keeps what was typed, and saves it when asked", async () => {

@@ -11,9 +11,19 @@ import { BUNDLE_FOLDER } from "../builder/page/files.js";
 import { PAGE_CSP } from "../builder/page/html.js";
 import { textLanguage } from "../page/language.js";
 import { type RunningServer, startServer } from "../server/serve.js";
-import { apiPassageText, CHROMIUM, clickAndWait, launchBrowser, normalise, openPage, pageQuery, shownText } from "./helpers/browser.js";
+import {
+  apiPassageText,
+  CHROMIUM,
+  clickAndWait,
+  launchBrowser,
+  normalise,
+  openPage,
+  pageQuery,
+  screenshot,
+  shownText,
+} from "./helpers/browser.js";
 import { CAESAR, CATULLUS, doc, EDGE, GEORGICS, ODYSSEY } from "./helpers/embedded.js";
-import { buildTree, EMBEDDED, PROJECT, type ServedTree, serveCorpus } from "./helpers/tree.js";
+import { buildTree, EMBEDDED, type ServedTree, serveCorpus } from "./helpers/tree.js";
 
 const MAX_SCRIPT = 100 * 1024;
 const q = (id: string): string => id;
@@ -212,7 +222,8 @@ describe.skipIf(!CHROMIUM)("the reader on dts serve (1-draft2)", () => {
 
   it("writes docs/reader.png", async () => {
     const { page } = await openPage(browser, `${served.server.url}/?id=${ODYSSEY}&ref=1`);
-    await page.screenshot({ path: `${PROJECT}/docs/reader.png`, fullPage: true });
+    const png = readFileSync(await screenshot(page, "reader.png"));
+    expect(png.subarray(1, 4).toString("latin1")).toBe("PNG");
   });
 });
 

@@ -2,8 +2,11 @@
 // Suites skip, saying so, when no chromium is installed (set CHROMIUM to use another).
 
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { PROJECT } from "./tree.js";
 
 function findChromium(): string | null {
   if (process.env.CHROMIUM) return existsSync(process.env.CHROMIUM) ? process.env.CHROMIUM : null;
@@ -84,3 +87,15 @@ export async function apiPassageText(page: Page, url: string): Promise<string> {
 
 /** The page's address's query, decoded. */
 export const pageQuery = (page: Page): URLSearchParams => new URL(page.url()).searchParams;
+
+/**
+ * A screenshot of the page for docs/: written there when it is missing or DTS_SCREENSHOTS=1 asks
+ * (`DTS_SCREENSHOTS=1 npm test` refreshes them), else beside the test run's files, so that a run
+ * does not leave docs/ changed (the server's port shows in the page). Returns its path.
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const docs = join(PROJECT, "docs", name);
+  const path = process.env.DTS_SCREENSHOTS === "1" || !existsSync(docs) ? docs : join(mkdtempSync(join(tmpdir(), "dts-shot-")), name);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
