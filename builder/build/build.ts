@@ -33,6 +33,8 @@ export interface BuildOptions {
   methods?: DocumentMethod[];
   /** Threads rendering documents while this one writes them (default: cores - 1; 0: this thread only). */
   workers?: number;
+  /** The heap of each render worker, in MB (document-pool.ts). */
+  workerHeapMb?: number;
   /** Rebuild everything even when `out` holds a tree of the same settings. */
   full?: boolean;
   onProgress?: (done: number, total: number) => void;
@@ -82,11 +84,19 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const root = incremental ? out : makeStaging(out);
   // The record goes in first, so a staging folder left by a killed build is known as ours.
   if (!incremental) writeFileSync(join(root, TREE_RECORD), record);
+  const heavy: Warning[] = [];
   const results = await writeDocuments(
     options.site,
     root,
     resources.map((r) => documentTask(options.corpus, r)),
-    { inPlace: incremental, workers: options.workers, onProgress: options.onProgress },
+    {
+      inPlace: incremental,
+      workers: options.workers,
+      workerHeapMb: options.workerHeapMb,
+      onProgress: options.onProgress,
+      onRenderedHere: (task, heapMb) =>
+        heavy.push({ file: task.name, message: `needed more than a render worker's ${heapMb} MB of heap: rendered on the main thread` }),
+    },
   );
   if (incremental) removeDocumentsNotIn(root, options.site, resources);
 
@@ -129,7 +139,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // and siblings of an earlier build when none are asked for now.
   const hostFiles = treeChanged ? await writeHostFiles(root, out, options.site, hostOptions) : { hosts: [], warnings: [] };
   if (!incremental) swapInto(root, out);
-  const warnings = [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...hostFiles.warnings, ...page.warnings];
+  const warnings = [...catalog.warnings, ...results.flatMap((r) => r.warnings), ...heavy, ...hostFiles.warnings, ...page.warnings];
   const staticSite = options.site.staticPaths ? treeSize(out) : undefined;
   const overPages = staticSite && checkLimit(out, "GitHub Pages", staticSite.bytes, LIMITS.githubPagesSize);
   if (overPages) warnings.push(overPages);
