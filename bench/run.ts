@@ -426,7 +426,7 @@ async function buildPart(
     `${label}: CPU (user + sys)`,
     `${secs(u.cpu)} (${u.user.toFixed(1)} + ${u.sys.toFixed(1)}), ${(u.cpu / u.wall).toFixed(2)} cores`,
   );
-  row("1 build", `${label}: peak RSS`, mb(u.maxRss), options.targets ? "< 500 MB" : "", options.targets ? u.maxRss < 500 * MB : null);
+  row("1 build", `${label}: peak RSS`, mb(u.maxRss), options.targets ? "<= 300 MB" : "", options.targets ? u.maxRss <= 300 * MB : null);
   return full;
 }
 
@@ -444,7 +444,7 @@ async function baselinePart(label: string, tree: string, full: BuildRun, targets
     `${label}: write-only baseline`,
     `${secs(base.run.usage.wall)} wall, ${secs(base.run.usage.cpu)} CPU (${num(base.listing.files)} files, ${mb(base.listing.bytes)}, ${num(base.listing.dirs)} folders)`,
   );
-  row("1 build", `${label}: build / baseline (wall)`, ratio(r), targets ? "<= 2.0x" : "", targets ? r <= 2.0 : null);
+  row("1 build", `${label}: build / baseline (wall)`, ratio(r), targets ? "<= 1.3x" : "", targets ? r <= 1.3 : null);
 }
 
 async function latinLit(): Promise<LatinState | null> {
@@ -543,8 +543,8 @@ async function scalePart(options: Options): Promise<void> {
       "2 scale",
       `peak RSS ${a.scale}x -> ${b.scale}x (largest document ${num(a.gen.largest.passages)} -> ${num(b.gen.largest.passages)} passages)`,
       `${ratio(m)} (${mb(a.build.run.usage.maxRss)} -> ${mb(b.build.run.usage.maxRss)})`,
-      "<= 1.5x (bounded by the largest document)",
-      m <= 1.5,
+      "<= 1.10x (bounded by the largest document)",
+      m <= 1.1,
     );
   }
   if (options.scale < 10)
