@@ -34,7 +34,8 @@ export function r2BindingStore(bucket: R2BucketLike, name: string, prefix = ""):
       return object ? new Uint8Array(await object.arrayBuffer()) : null;
     },
     async put(key, body, headers) {
-      await bucket.put(keys.full(key), body, {
+      // A view of its own buffer: Node's file buffers share a pool, which a binding's proxy (Miniflare's) refuses.
+      await bucket.put(keys.full(key), new Uint8Array(body), {
         httpMetadata: { contentType: headers.contentType, cacheControl: headers.cacheControl },
         md5: headers.md5,
       });
