@@ -3,6 +3,7 @@
 // switch to write after them, and the objects to delete after the switch.
 
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { BUCKET_FORMAT, type DeployListing, type DeploySwitch, listingKey, SWITCH_KEY } from "../builder/tree/bucket-layout.js";
 import type { LocalObject } from "./local-tree.js";
 import { IMMUTABLE, SWITCH_CACHE_CONTROL } from "./object-headers.js";
@@ -30,9 +31,8 @@ export interface DeployPlan {
 
 const utf8 = new TextEncoder();
 
-function written(key: string, text: string, cacheControl: string): WrittenObject {
-  const body = utf8.encode(text);
-  return { key, body, headers: { contentType: "application/json", cacheControl, md5: createHash("md5").update(body).digest("hex") } };
+function written(key: string, body: Uint8Array, contentType: string, cacheControl: string): WrittenObject {
+  return { key, body, headers: { contentType, cacheControl, md5: createHash("md5").update(body).digest("hex") } };
 }
 
 /** Whether the store's object holds the local bytes: same size, and same MD5 where its ETag is one (not a multipart tag). */
@@ -64,8 +64,9 @@ export function planDeploy(local: LocalObject[], remote: RemoteObject[], servedV
     version,
     uploads,
     unchanged,
-    listing: held.has(listKey) ? null : written(listKey, text, IMMUTABLE),
-    switch: servedVersion === version ? null : written(SWITCH_KEY, JSON.stringify(sw), SWITCH_CACHE_CONTROL),
+    listing: held.has(listKey) ? null : written(listKey, gzipSync(text), "application/gzip", IMMUTABLE),
+    switch:
+      servedVersion === version ? null : written(SWITCH_KEY, utf8.encode(JSON.stringify(sw)), "application/json", SWITCH_CACHE_CONTROL),
     deletes: remote.filter((r) => !keep.has(r.key)),
   };
 }

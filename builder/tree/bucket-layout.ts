@@ -3,8 +3,8 @@
 //
 // Objects are never overwritten in place where a reader could see half a version: pack and
 // block files keep their names (already named by their content), every other tree file is
-// stored under its path plus a hash of its bytes, and a listing (`_dts/deploys/<version>.json`,
-// itself named by its content) maps each tree path to its object. The switch (`_dts/current.json`),
+// stored under its path plus a hash of its bytes, and a listing (`_dts/deploys/<version>.json.gz`,
+// gzipped JSON, itself named by its content) maps each tree path to its object. The switch (`_dts/current.json`),
 // written last, names the listing: a reader that reads the switch sees one whole version.
 // The DTS 1.0 static profile's files are the exception: a bucket served as a website answers
 // them by their own path, so they lie there.
@@ -47,8 +47,9 @@ export function objectKey(path: string, hash: string): string {
   return hash ? `${path}.${hash}` : path;
 }
 
+/** The listing is gzipped: latinLit's is 783 kB of JSON, 122 kB gzipped, and every deploy writes one. */
 export function listingKey(version: string): string {
-  return `${DEPLOYS_FOLDER}/${version}.json`;
+  return `${DEPLOYS_FOLDER}/${version}.json.gz`;
 }
 
 /** The switch as stored, or null when the bytes are not one this version reads. */

@@ -12,6 +12,12 @@ export type GetObject = (key: string, range?: { offset: number; length: number }
 
 const text = new TextDecoder();
 
+/** Gunzips with the web's own stream (Workers, Node and edge runtimes all have it). */
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 export function bucketStorage(get: GetObject, where = "the bucket"): TreeStorage {
   let current: Promise<DeployListing> | null = null;
 
@@ -23,7 +29,7 @@ export function bucketStorage(get: GetObject, where = "the bucket"): TreeStorage
     if (!sw) throw new Error(`${where} holds no tree deployed by \`dts deploy\` (no readable ${SWITCH_KEY})`);
     if (held?.version === sw.version) return held;
     const listing = await get(sw.listing);
-    const parsed = listing ? parseListing(text.decode(listing)) : null;
+    const parsed = listing ? parseListing(text.decode(await gunzip(listing))) : null;
     if (!parsed) throw new Error(`${where}: ${sw.listing}, named by ${SWITCH_KEY}, is missing or unreadable`);
     return parsed;
   }
