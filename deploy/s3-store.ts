@@ -41,7 +41,14 @@ function notFound(e: unknown): boolean {
   return err?.name === "NoSuchKey" || err?.name === "NotFound" || err?.$metadata?.httpStatusCode === 404;
 }
 
-export function s3Store(target: Target, extra: Partial<S3ClientConfig> = {}): ObjectStore {
+export interface S3StoreOptions {
+  /** Settings of the SDK's client (credentials given in code, as the tests do). */
+  client?: Partial<S3ClientConfig>;
+  /** Objects per listing page (S3's most and default: 1,000). */
+  listPage?: number;
+}
+
+export function s3Store(target: Target, o: S3StoreOptions = {}): ObjectStore {
   const client = new S3Client({
     region: target.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
     ...(target.endpoint ? { endpoint: target.endpoint, forcePathStyle: true } : {}),
@@ -51,7 +58,7 @@ export function s3Store(target: Target, extra: Partial<S3ClientConfig> = {}): Ob
     // newer checksum headers. Each upload carries its Content-MD5 instead.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
-    ...extra,
+    ...o.client,
   });
   const keys = prefixer(target.prefix);
   const Bucket = target.bucket;
@@ -61,7 +68,9 @@ export function s3Store(target: Target, extra: Partial<S3ClientConfig> = {}): Ob
       const out: RemoteObject[] = [];
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: keys.listPrefix || undefined, ContinuationToken }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: keys.listPrefix || undefined, ContinuationToken, MaxKeys: o.listPage }),
+        );
         for (const o of page.Contents ?? []) {
           if (o.Key) out.push({ key: keys.relative(o.Key), size: o.Size ?? 0, etag: o.ETag?.replace(/"/g, "") });
         }

@@ -77,7 +77,8 @@ afterAll(async () => {
 describe("the R2 Worker over a deployed tree, in workerd", () => {
   it("answers every request of the suite as dts serve does", async (ctx) => {
     if (skipped) ctx.skip();
-    for (const path of [...STORED_REQUESTS, ...COMPUTED_REQUESTS, ...ESCAPE_REQUESTS]) await expectSameAnswer(reference.url, workerUrl, path);
+    for (const path of [...STORED_REQUESTS, ...COMPUTED_REQUESTS, ...ESCAPE_REQUESTS])
+      await expectSameAnswer(reference.url, workerUrl, path);
     for (const path of STORED_REQUESTS.slice(0, 6)) await expectSameAnswer(reference.url, workerUrl, path, "HEAD");
     // The bucket's own objects are not reachable by their keys.
     for (const path of ["/_dts/current.json", "/_catalog.json", "/editions/latin/_site.json"]) {
