@@ -1,6 +1,7 @@
 // `dts deploy`: the built tree to an S3-compatible store or R2, by content hash (deploy/).
 
 import type { Command } from "commander";
+import { SWITCH_KEY } from "../builder/tree/bucket-layout.js";
 import { type DeployReport, deploy } from "../deploy/deploy.js";
 import { parseTarget, s3Store } from "../deploy/s3-store.js";
 import { integer } from "./options.js";
@@ -20,7 +21,7 @@ export function deployLines(r: DeployReport): string[] {
   }
   const would = r.dryRun ? "would upload" : "uploaded";
   const switched = r.dryRun
-    ? r.records.length && r.version !== r.previous
+    ? r.records.includes(SWITCH_KEY)
       ? `would switch ${r.previous ?? "(nothing)"} -> ${r.version}`
       : `serves ${r.version} already`
     : r.switched

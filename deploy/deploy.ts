@@ -74,8 +74,9 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     withRetries(() => o.store.list(), retry),
     withRetries(() => o.store.get(SWITCH_KEY), retry),
   ]);
-  const previous = current ? (parseSwitch(text.decode(current))?.version ?? null) : null;
-  const plan = planDeploy(local, remote, previous);
+  const served = current ? parseSwitch(text.decode(current)) : null;
+  const previous = served?.version ?? null;
+  const plan = planDeploy(local, remote, served);
   const refused = refusal(o, plan.deletes.length);
   if (refused && !o.dryRun) throw new Error(refused);
 

@@ -51,7 +51,8 @@ export function listingOf(objects: LocalObject[]): { version: string; text: stri
   return { version, text: JSON.stringify(listing) };
 }
 
-export function planDeploy(local: LocalObject[], remote: RemoteObject[], servedVersion: string | null): DeployPlan {
+/** `served`: the switch the store holds, if any. */
+export function planDeploy(local: LocalObject[], remote: RemoteObject[], served: DeploySwitch | null): DeployPlan {
   const held = new Map(remote.map((r) => [r.key, r]));
   const uploads: LocalObject[] = [];
   const unchanged: LocalObject[] = [];
@@ -65,8 +66,11 @@ export function planDeploy(local: LocalObject[], remote: RemoteObject[], servedV
     uploads,
     unchanged,
     listing: held.has(listKey) ? null : written(listKey, gzipSync(text), "application/gzip", IMMUTABLE),
+    // Rewritten unless it names this version's listing already (the same tree deployed again).
     switch:
-      servedVersion === version ? null : written(SWITCH_KEY, utf8.encode(JSON.stringify(sw)), "application/json", SWITCH_CACHE_CONTROL),
+      served?.version === version && served.listing === listKey
+        ? null
+        : written(SWITCH_KEY, utf8.encode(JSON.stringify(sw)), "application/json", SWITCH_CACHE_CONTROL),
     deletes: remote.filter((r) => !keep.has(r.key)),
   };
 }
