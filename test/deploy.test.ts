@@ -3,7 +3,7 @@
 // midway that leaves the previous version served and resumes, and the DTS 1.0 static profile
 // answered by the bucket itself.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -180,6 +180,45 @@ describe("dts deploy to an S3-compatible store", () => {
     for (const key of put) expect(resumed.uploads).not.toContain(key);
     expect(resumed.switched).toBe(true);
     await expectBucketAnswersLike("kill", b);
+  });
+
+  it("dts deploy on the command line: a dry run lists each change, a refusal exits 1 and says why", async () => {
+    const out = join(work, "cli");
+    await build({ corpus: EMBEDDED, out, site });
+    const env = {
+      ...process.env,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    };
+    const dts = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [join(PROJECT, "bin/dts.js"), "deploy", "--dist", out, "--to", `s3://${BUCKET}/cli`, "--endpoint", s3.endpoint, ...args],
+        { env, encoding: "utf8" },
+      );
+    const mark = s3.events.length;
+    const dry = dts(["--dry-run"]);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^\+ _site\.json\.[0-9a-f]{20}$/m);
+    expect(dry.stdout).toMatch(/^\+ _dts\/current\.json$/m);
+    expect(dry.stdout).toMatch(
+      /dts deploy: s3:\/\/dts\/cli\/: would upload \d+ \(.*\), 0 unchanged .* would delete 0; would switch \(nothing\) -> [0-9a-f]{20}/,
+    );
+    expect(s3.events.length).toBe(mark);
+    const real = dts(["--json"]);
+    expect(real.status, real.stderr).toBe(0);
+    expect(JSON.parse(real.stdout)).toMatchObject({ switched: true, unchanged: 0, deleted: 0 });
+    // A stray object under the prefix is more than --max-deletes 0 allows.
+    await s3.store("cli").put("stray.txt", new Uint8Array([1]), {
+      contentType: "text/plain",
+      cacheControl: "no-cache",
+      md5: "55a54008ad1ba589aa210d2629c1df41",
+    });
+    const refused = dts(["--max-deletes", "0"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/holds 1 object the new tree does not name, more than --max-deletes 0/);
+    expect(dts(["--force-deletes"]).status).toBe(0);
+    expect((await s3.store("cli").list()).map((o) => o.key)).not.toContain("stray.txt");
   });
 
   it("serves the DTS 1.0 static profile from the bucket itself, each URL with its Content-Type", async () => {
