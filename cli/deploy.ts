@@ -3,7 +3,6 @@
 import type { Command } from "commander";
 import { SWITCH_KEY } from "../builder/tree/bucket-layout.js";
 import { type DeployReport, deploy } from "../deploy/deploy.js";
-import { parseTarget, s3Store } from "../deploy/s3-store.js";
 import { integer } from "./options.js";
 import { progressBar } from "./progress.js";
 import { bytes } from "./report.js";
@@ -65,6 +64,8 @@ export function registerDeploy(program: Command, fail: (command: string, error: 
       try {
         // The SDK warns on every run that its releases of 2027 will need Node 22 (the lockfile's do not).
         process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+        // Loaded here only: the SDK takes 0.2 s and 25 MB, which no other command should pay.
+        const { parseTarget, s3Store } = await import("../deploy/s3-store.js");
         const store = s3Store(parseTarget(opts.to, { endpoint: opts.endpoint, region: opts.region }));
         const bar = opts.json ? null : progressBar(process.stderr, "objects");
         const report = await deploy({
