@@ -1,10 +1,11 @@
 // The deploy's plan, pure: what is unchanged (size, and MD5 where the ETag is one), when the
-// switch is written, and what is deleted.
+// switch is written, and what is deleted; and the targets the command line names.
 
 import { describe, expect, it } from "vitest";
 import { listingKey, parseSwitch, SWITCH_KEY } from "../builder/tree/bucket-layout.js";
 import type { LocalObject } from "../deploy/local-tree.js";
 import { listingOf, planDeploy, sameObject } from "../deploy/plan.js";
+import { parseTarget } from "../deploy/s3-store.js";
 
 const object = (path: string, md5: string, size = 10, hash = ""): LocalObject => ({
   path,
@@ -54,5 +55,25 @@ describe("planDeploy", () => {
     const a = [object("a", md5a), object("b", md5b, 10, "h")];
     expect(listingOf(a).version).toBe(listingOf([...a].reverse()).version);
     expect(listingOf(a).version).not.toBe(listingOf([object("a", md5a), object("b", md5b, 10, "h2")]).version);
+  });
+});
+
+describe("parseTarget", () => {
+  it("reads s3:// and r2:// targets, R2's endpoint from the account or --endpoint", () => {
+    expect(parseTarget("s3://b")).toEqual({ bucket: "b", prefix: "", endpoint: undefined, region: undefined });
+    expect(parseTarget("s3://b/a/c/", { endpoint: "http://x", region: "eu" })).toEqual({
+      bucket: "b",
+      prefix: "a/c/",
+      endpoint: "http://x",
+      region: "eu",
+    });
+    expect(parseTarget("r2://ed/latin", { env: { CLOUDFLARE_ACCOUNT_ID: "acc" } })).toEqual({
+      bucket: "ed",
+      prefix: "latin",
+      endpoint: "https://acc.r2.cloudflarestorage.com",
+      region: "auto",
+    });
+    expect(() => parseTarget("r2://ed", { env: {} })).toThrow(/CLOUDFLARE_ACCOUNT_ID/);
+    expect(() => parseTarget("https://b.s3.amazonaws.com")).toThrow(/s3:\/\/bucket/);
   });
 });
