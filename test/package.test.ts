@@ -66,7 +66,20 @@ describe("npm start", () => {
   it("compiles only when sources changed, and passes its arguments to dts serve", async () => {
     const project = mkdtempSync(join(tmpdir(), "dts-start-"));
     try {
-      for (const name of ["bin", "builder", "bench", "check", "cli", "deploy", "server", "tools", "corpus", "out", "package.json", "tsconfig.json"]) {
+      for (const name of [
+        "bin",
+        "builder",
+        "bench",
+        "check",
+        "cli",
+        "deploy",
+        "server",
+        "tools",
+        "corpus",
+        "out",
+        "package.json",
+        "tsconfig.json",
+      ]) {
         cpSync(join(PROJECT, name), join(project, name), { recursive: true, preserveTimestamps: true });
       }
       symlinkSync(join(PROJECT, "node_modules"), join(project, "node_modules"));
