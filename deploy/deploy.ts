@@ -4,7 +4,6 @@
 // leaves the previous version served whole, and one run again uploads only what is missing.
 
 import { createHash } from "node:crypto";
-import { count as plural } from "../builder/count.js";
 import { parseSwitch, SWITCH_KEY } from "../builder/tree/bucket-layout.js";
 import { type LocalObject, localObjects, readLocal, readSite } from "./local-tree.js";
 import { planDeploy } from "./plan.js";
@@ -60,7 +59,7 @@ const sum = (objects: LocalObject[]): number => objects.reduce((n, o) => n + o.s
 function refusal(o: DeployOptions, count: number): string | undefined {
   if (o.forceDeletes || count <= o.maxDeletes) return undefined;
   return (
-    `${o.store.name} holds ${plural(count, "object")} the new tree does not name, more than --max-deletes ${o.maxDeletes}: ` +
+    `${o.store.name} holds ${count.toLocaleString("en")} ${count === 1 ? "object" : "objects"} the new tree does not name, more than --max-deletes ${o.maxDeletes}: ` +
     "refusing to deploy, nothing written (a build that lost documents would empty the site). " +
     "Check the tree, then run again with --force-deletes or a larger --max-deletes"
   );
