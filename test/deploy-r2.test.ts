@@ -6,7 +6,6 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build as esbuild } from "esbuild";
 import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../builder/build/build.js";
@@ -18,6 +17,7 @@ import { type RunningServer, startServer } from "../server/serve.js";
 import { CATULLUS, CATULLUS_FILE, doc } from "./helpers/embedded.js";
 import { COMPUTED_REQUESTS, ESCAPE_REQUESTS, expectSameAnswer, STORED_REQUESTS } from "./helpers/hosts-conformance.js";
 import { EMBEDDED, PROJECT, TEST_SITE_URL } from "./helpers/tree.js";
+import { bundleWorker } from "./helpers/workerd.js";
 
 let work: string;
 let dist: string;
@@ -43,19 +43,9 @@ beforeAll(async () => {
     skipped = `miniflare is not installed (${(e as Error).message})`;
     return;
   }
-  const bundle = await esbuild({
-    entryPoints: [join(PROJECT, "out/server/adapters/r2-worker-entry.js")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    write: false,
-    logLevel: "silent",
-  });
   mf = new Miniflare({
     modules: true,
-    script: bundle.outputFiles[0].text,
+    script: await bundleWorker(join(PROJECT, "out/server/adapters/r2-worker-entry.js")),
     compatibilityDate: "2025-01-01",
     host: "127.0.0.1",
     port: 0,
