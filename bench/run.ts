@@ -9,18 +9,19 @@
 //   3. serve: `dts serve` throughput and latency (autocannon) on whole documents, passages, a
 //      range and a collection page, beside nginx with the rules of `dts build --target nginx`;
 //   4. incremental: a second build with no change, a build after one document changed, and
-//      write-to-visible through the write API.
+//      write-to-visible through the write API;
+//   7. deploy: `dts deploy` of the latinLit tree to s3rver: first, again, after a one-line edit.
 //
 // Builds and the baseline run as child processes under /usr/bin/time -v (bench/rusage.js where it
 // is absent). Corpora and trees live in a temporary folder, removed in the background at the end.
 // Parts that need ../shared or nginx are skipped with the reason. The default run takes about 4
 // minutes on 2 cores; --scale 10 adds about 6.
 //
-// Options: --scale 1|10|100 (or DTS_BENCH_SCALE), --only build,slice,scale,serve,incremental,v1,
+// Options: --scale 1|10|100 (or DTS_BENCH_SCALE), --only build,slice,scale,serve,incremental,v1,deploy,
 // --duration <s> (per load run, default 5), --connections <n> (default 32), --keep (keep the
 // temporary folder), --results <file>. DTS_BENCH_SHARED points at another corpora folder.
 
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -99,7 +100,7 @@ function parseOptions(argv: string[]): Options {
     else if (a === "--results") o.results = resolve(value());
     else if (a === "--help" || a === "-h") {
       console.log(
-        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental,v1] [--duration s] [--connections n] [--keep] [--results file]",
+        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental,v1,deploy] [--duration s] [--connections n] [--keep] [--results file]",
       );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
@@ -181,14 +182,14 @@ function parseGnuTime(text: string, fallbackWall: number): Usage {
   return { wall, user, sys, cpu: user + sys, maxRss: get(/Maximum resident set size \(kbytes\): (\d+)/) * 1024 };
 }
 
-function runMeasured(script: string, args: string[], timeoutSeconds: number): Promise<Run> {
+function runMeasured(script: string, args: string[], timeoutSeconds: number, env: Record<string, string> = {}): Promise<Run> {
   const usageFile = join(work, `usage-${++counter}`);
   const [cmd, argv] = HAS_TIME
     ? [TIME, ["-v", "-o", usageFile, process.execPath, script, ...args]]
     : [process.execPath, [RUSAGE, usageFile, script, ...args]];
   return new Promise((done) => {
     const started = performance.now();
-    const child = spawn(cmd, argv, { cwd: PROJECT, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, argv, { cwd: PROJECT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     children.add(child);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -1202,6 +1203,70 @@ async function v1Part(options: Options): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Part 7: `dts deploy` of the latinLit tree to an S3-compatible server (s3rver, a dev dependency,
+// on loopback): a first deploy, the same tree again, and a one-line edit rebuilt incrementally.
+// Runs last: it changes one line of the staged corpus.
+
+interface DeployJson {
+  uploaded: number;
+  uploadedBytes: number;
+  unchanged: number;
+  deleted: number;
+  records: string[];
+}
+
+/** s3rver in its own process (test/helpers/s3rver-child.mjs says why), its port once it listens. */
+function startS3rver(directory: string): Promise<{ port: number; child: ChildProcess }> {
+  const child = fork(join(PROJECT, "test/helpers/s3rver-child.mjs"), [directory, "bench"], {
+    execArgv: ["--openssl-legacy-provider"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  children.add(child);
+  return new Promise((done, fail) => {
+    child.on("message", (m: { port?: number }) => m.port && done({ port: m.port, child }));
+    child.on("exit", (code) => fail(new Error(`s3rver exited (${code})`)));
+  });
+}
+
+async function deployPart(state: LatinState | null): Promise<void> {
+  if (!state) return skip("7 deploy", "latinLit deploy", `${LATIN} is absent, or its build failed`);
+  if (!existsSync(join(PROJECT, "node_modules/s3rver")))
+    return skip("7 deploy", "latinLit deploy", "s3rver is not installed (npm install)");
+  const { port, child } = await startS3rver(mkdtempSync(join(work, "s3rver-")));
+  const env = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" };
+  const deploy = async (label: string): Promise<void> => {
+    log(`latinLit: deploy, ${label}`);
+    const args = ["deploy", "--dist", state.tree, "--to", "s3://bench/latin", "--endpoint", `http://127.0.0.1:${port}`, "--json"];
+    const run = await runMeasured(DTS, args, 900, env);
+    if (run.status !== 0)
+      return row("7 deploy", `latinLit: ${label}`, `failed (exit ${run.status}: ${run.stderr.trim().split("\n").pop()})`);
+    const r = JSON.parse(run.stdout) as DeployJson;
+    data[`deploy latinLit ${label}`] = { usage: run.usage, report: { ...r, uploads: undefined, deletes: undefined } };
+    row(
+      "7 deploy",
+      `latinLit: ${label}`,
+      `${num(r.uploaded)} objects uploaded (${size(r.uploadedBytes)}) + ${r.records.length} records, ${num(r.unchanged)} unchanged, ${num(r.deleted)} deleted; ${secs(run.usage.wall)}, ${mb(run.usage.maxRss)} RSS`,
+    );
+  };
+  try {
+    await deploy("first deploy");
+    await deploy("same tree again");
+    const file = join(state.corpus, "data/phi0472/phi001/phi0472.phi001.perseus-lat2.xml");
+    materialize(file);
+    const text = readFileSync(file, "utf8");
+    if (!text.includes("lepidum novum libellum")) return skip("7 deploy", "latinLit: one-line edit", "the line of Catullus 1 is not there");
+    writeFileSync(file, text.replace("lepidum novum libellum", "lepidum novom libellum"));
+    log("latinLit: one-line edit, rebuilt incrementally");
+    // With the first build's site URL: without it every JSON-LD answer changes (the deletion cap refuses that deploy).
+    const rebuilt = await dtsBuild(state.corpus, state.tree, 600, SITE_URL);
+    if (!rebuilt.report) return skip("7 deploy", "latinLit: one-line edit", `the rebuild failed: ${rebuilt.error}`);
+    await deploy("one-line edit");
+  } finally {
+    killGroup(child, "SIGTERM");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The run.
 
 function printTable(): string {
@@ -1250,7 +1315,7 @@ async function main(): Promise<void> {
     // Measured steps that create many files come first, while the file system holds no recently
     // deleted files; the tree of latinLit stays for the rebuilds, the serving and the writes.
     let latin: LatinState | null = null;
-    if (want("build") || want("serve") || want("incremental")) latin = await latinLit();
+    if (want("build") || want("serve") || want("incremental") || want("deploy")) latin = await latinLit();
     if (latin && want("build")) await baselinePart("latinLit", latin.tree, latin.full, true);
     if (want("slice")) await slice();
     if (want("scale")) await scalePart(options);
@@ -1277,6 +1342,7 @@ async function main(): Promise<void> {
       }
     }
     if (want("incremental")) await writePart(latin);
+    if (want("deploy")) await deployPart(latin);
   } finally {
     cleanup();
   }

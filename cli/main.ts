@@ -15,6 +15,7 @@ import { v1BasePath } from "../builder/v1/urls.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
 import { startServer } from "../server/serve.js";
 import { isServiceUrl, runUrlCheck, seconds, URL_DEFAULTS } from "./check-url.js";
+import { registerDeploy } from "./deploy.js";
 import { chooseLayout, integer, siteFromOptions, treeOptions } from "./options.js";
 import { progressBar } from "./progress.js";
 import { printCheck, printHosts, printReport, warningLines, where } from "./report.js";
@@ -246,6 +247,7 @@ function readSite(dist: string): Site {
 }
 
 registerWatch(program, fail);
+registerDeploy(program, fail);
 
 // `dts` alone asks what the command can do: the help is the answer, not an error.
 if (process.argv.length <= 2) program.help();

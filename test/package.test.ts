@@ -72,6 +72,7 @@ describe("npm start", () => {
         "bench",
         "check",
         "cli",
+        "deploy",
         "server",
         "tools",
         "page",

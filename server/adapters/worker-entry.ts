@@ -6,6 +6,7 @@
 import type { Hono } from "hono";
 import { openTree } from "../open-tree.js";
 import { fetchStorage } from "./fetch-storage.js";
+import { workerHandler } from "./worker-handler.js";
 
 export interface WorkerEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
@@ -20,14 +21,4 @@ export async function workerApp(env: WorkerEnv): Promise<Hono> {
   );
 }
 
-let app: Promise<Hono> | null = null;
-
-export default {
-  async fetch(request: Request, env: WorkerEnv): Promise<Response> {
-    app ??= workerApp(env).catch((e) => {
-      app = null;
-      throw e;
-    });
-    return (await app).fetch(request);
-  },
-};
+export default workerHandler(workerApp);

@@ -11,6 +11,21 @@ export interface RunningWorker {
   dispose(): Promise<void>;
 }
 
+/** A Worker's module bundled as wrangler bundles it (esbuild, the workerd conditions), as one script. */
+export async function bundleWorker(entry: string): Promise<string> {
+  const bundle = await esbuild({
+    entryPoints: [entry],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    write: false,
+    logLevel: "silent",
+  });
+  return bundle.outputFiles[0].text;
+}
+
 /** The generated wrangler.jsonc of a tree, read as wrangler reads it (comments allowed). */
 export function wranglerConfig(dist: string): {
   name: string;
@@ -30,19 +45,9 @@ export async function startWorker(dist: string, assets = dist): Promise<RunningW
     return `miniflare is not installed (${(e as Error).message})`;
   }
   const config = wranglerConfig(dist);
-  const bundle = await esbuild({
-    entryPoints: [join(dist, "_hosts/cloudflare", config.main)],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    write: false,
-    logLevel: "silent",
-  });
   const mf = new Miniflare({
     modules: true,
-    script: bundle.outputFiles[0].text,
+    script: await bundleWorker(join(dist, "_hosts/cloudflare", config.main)),
     compatibilityDate: config.compatibility_date,
     host: "127.0.0.1",
     port: 0,
