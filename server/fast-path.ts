@@ -35,8 +35,8 @@ const wires = new WeakMap<StoredHit, Map<string, Wire>>();
 const ORIGINS_PER_HIT = 8;
 
 /**
- * The origin the app sees for a request (http, the Host header) when it is one the URL parser
- * leaves as it is (lowercase name, a port other than 80); null otherwise: the app answers then.
+ * A Host header the URL parser leaves as it is (a lowercase name, a port other than 80): then
+ * the origin the app sees is `http://` and it. Any other Host is answered by the app.
  */
 const PLAIN_HOST = /^[a-z0-9.-]+(?::(?!80$)[0-9]{1,5})?$/;
 
