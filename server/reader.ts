@@ -169,7 +169,7 @@ export class TreeReader {
 
   private sendStored(stored: StoredHit, headers: Headers, origin: string): Response {
     const o = this.storedOptions(stored);
-    return this.send(stored.response, headers, origin, o.etag, undefined, o.headers);
+    return this.send(stored.response, headers, origin, o.etag, o.cacheControl, o.headers);
   }
 
   /** How a stored answer is sent: its tag, the tree's cache policy, and its own headers. */

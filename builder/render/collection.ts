@@ -40,11 +40,27 @@ function describe(site: Site, library: Library, node: CatalogNode): Record<strin
   return out;
 }
 
-export function renderCollection(site: Site, q: CollectionQuery, library: Library): DtsResponse {
+/**
+ * The node a Collection request names (the root without an id) and the ids it lists (its
+ * children, or with nav=parents its parents); or the 404 that says there is none. Both APIs'
+ * Collection renderers start here.
+ */
+export function requestedNode(
+  site: Site,
+  q: { id?: string; nav: "children" | "parents" },
+  library: Library,
+): { id: string; node: CatalogNode; memberIds: string[] } | DtsResponse {
   const id = q.id ?? library.rootId;
   const node = library.nodes.get(id);
   if (!node) return jsonError(site, 404, `There is no collection or resource with the id "${id}".`);
   const memberIds = q.nav === "parents" ? node.parents : node.kind === "collection" ? node.children : [];
+  return { id, node, memberIds };
+}
+
+export function renderCollection(site: Site, q: CollectionQuery, library: Library): DtsResponse {
+  const found = requestedNode(site, q, library);
+  if ("status" in found) return found;
+  const { id, node, memberIds } = found;
   const body: Record<string, unknown> = { "@context": site.context, ...describe(site, library, node) };
   if (q.nav === "parents") body.totalItems = node.parents.length;
 

@@ -6,9 +6,10 @@ import { DtsError } from "../../error.js";
 import type { Site } from "../../site.js";
 import type { V1Request } from "../../v1/request.js";
 import { nodeTemplates, v1Url } from "../../v1/urls.js";
+import { requestedNode } from "../collection.js";
 import { answerVocabularies, extensionTerms } from "../extensions.js";
 import { paginate } from "../pagination.js";
-import { type DtsResponse, jsonError, renderError } from "../response.js";
+import { type DtsResponse, renderError } from "../response.js";
 import { citationTrees, v1Head, v1JsonResponse } from "./common.js";
 import { MEDIA_TYPES } from "./document.js";
 
@@ -40,10 +41,9 @@ function describe(site: Site, library: Library, node: CatalogNode, vocabularies:
 }
 
 export function renderV1Collection(site: Site, q: CollectionQuery, library: Library): DtsResponse {
-  const id = q.id ?? library.rootId;
-  const node = library.nodes.get(id);
-  if (!node) return jsonError(site, 404, `There is no collection or resource with the id "${id}".`);
-  const memberIds = q.nav === "parents" ? node.parents : node.kind === "collection" ? node.children : [];
+  const found = requestedNode(site, q, library);
+  if ("status" in found) return found;
+  const { id, node, memberIds } = found;
   const paged = paginate(memberIds, {
     pageSize: site.pageSize,
     page: q.page,
