@@ -19,7 +19,7 @@ import { readBody, readFolder } from "../tree/folder-store.js";
 import { documentFolder, INDEX_FILE, navigationFolder, requestToPath, splitTreePath, WHOLE_DOCUMENT } from "../tree/layout.js";
 import { entryIn, type PackedEntries } from "../tree/packed-folder.js";
 import { indexFromJson, indexToJson } from "../tree/stored-data.js";
-import { type FileSink, TreeWriter } from "../tree/tree-writer.js";
+import { TreeWriter } from "../tree/tree-writer.js";
 import { staticFilesOf } from "../v1/static-files.js";
 import { type DocumentPlan, type PlanFacts, type PlanReason, planDocument } from "./plan.js";
 
@@ -79,9 +79,9 @@ export function readBuildRecord(root: string, id: string): DocumentResult | null
  * previous ones atomically, files the document no longer has are removed, and an unchanged
  * source (same hash as its build record) is left as it is.
  */
-export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean, sink?: FileSink): DocumentResult {
+export function writeDocument(site: Site, root: string, task: DocumentTask, inPlace: boolean): DocumentResult {
   if (inPlace) return rewriteDocument(site, root, task).result;
-  return { ...renderAll(site, root, task, false, readBytesOr(task.file), undefined, sink), reason: "full build" };
+  return { ...renderAll(site, root, task, false, readBytesOr(task.file)), reason: "full build" };
 }
 
 /**
@@ -129,10 +129,9 @@ function renderAll(
   inPlace: boolean,
   source: Uint8Array | null,
   known?: KnownSource,
-  sink?: FileSink,
 ): DocumentResult {
   const hash = source ? sourceHash(site, source) : "";
-  const writer = new TreeWriter(root, { atomic: inPlace, sink, layout: site.layout, staticSite: site });
+  const writer = new TreeWriter(root, { atomic: inPlace, layout: site.layout, staticSite: site });
   const staticBefore = inPlace ? staticFilesOf(root, site, task.id) : [];
   const warnings: Warning[] = [];
   const { text, unreadable, header } = readText(task, source, warnings, known);

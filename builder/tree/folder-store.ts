@@ -104,7 +104,7 @@ export function readBody(root: string, folder: string, entry: PackedEntry): Buff
   }
 }
 
-/** Where the files of a fresh folder go: the disk, or a list a render worker hands over. */
+/** Where the files of a fresh folder go (tree-writer.ts: the disk, making each folder once). */
 export interface FileSink {
   write(root: string, path: string, data: string | Uint8Array, atomic: boolean): void;
 }

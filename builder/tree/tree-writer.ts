@@ -15,7 +15,6 @@ import { type FileSink, packOptions, replaceFile, writeFolder } from "./folder-s
 import { GENERATION_FILE, requestToPath, splitTreePath } from "./layout.js";
 import type { KeptEntry, StoredBody } from "./packed-folder.js";
 
-export type { FileSink } from "./folder-store.js";
 
 /** Writes files under `root`, making folders once. */
 export class DiskSink implements FileSink {
@@ -33,42 +32,6 @@ export class DiskSink implements FileSink {
   }
 }
 
-/** Keeps files in memory, to be written by another thread (see packFiles). */
-export class CollectingSink implements FileSink {
-  readonly files: [string, string | Uint8Array][] = [];
-
-  write(_root: string, path: string, data: string | Uint8Array): void {
-    this.files.push([path, data]);
-  }
-}
-
-/** One transferable buffer holding collected files, so a worker hands them over without copies. */
-export interface PackedFiles {
-  paths: string[];
-  /** End offset of each file in `data`. */
-  ends: number[];
-  data: Uint8Array;
-}
-
-export function packFiles(files: [string, string | Uint8Array][]): PackedFiles {
-  const encoder = new TextEncoder();
-  const parts = files.map(([, d]) => (typeof d === "string" ? encoder.encode(d) : d));
-  const ends: number[] = [];
-  let size = 0;
-  for (const p of parts) ends.push((size += p.length));
-  const data = new Uint8Array(size);
-  parts.forEach((p, i) => {
-    data.set(p, i === 0 ? 0 : ends[i - 1]);
-  });
-  return { paths: files.map(([p]) => p), ends, data };
-}
-
-export function writePacked(root: string, packed: PackedFiles, sink: FileSink): void {
-  packed.paths.forEach((path, i) => {
-    sink.write(root, path, packed.data.subarray(i === 0 ? 0 : packed.ends[i - 1], packed.ends[i]), false);
-  });
-}
-
 export interface TreeWriterOptions {
   /**
    * Replace files in a live tree: a folder's new packs and manifest are written beside the old
@@ -77,8 +40,6 @@ export interface TreeWriterOptions {
    * (a folder's bodies, a data file's bytes) is left alone.
    */
   atomic?: boolean;
-  /** Where a fresh tree's files go (default: the disk under `root`). */
-  sink?: FileSink;
   /** How responses lie in their folders (default: packed). */
   layout?: TreeLayout;
   /**
@@ -102,7 +63,7 @@ export class TreeWriter {
     readonly root: string,
     private readonly options: TreeWriterOptions = {},
   ) {
-    this.sink = options.sink ?? new DiskSink();
+    this.sink = new DiskSink();
   }
 
   write(stored: StoredResponse): void {
