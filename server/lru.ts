@@ -26,8 +26,9 @@ export class Lru<V> {
 
   set(key: string, value: V): void {
     const cost = this.cost(key, value);
-    if (cost > this.largest) return;
     this.delete(key);
+    // Too costly to keep: not kept, and no older value stays in its place.
+    if (cost > this.largest) return;
     this.map.set(key, value);
     this.total += cost;
     for (const [k, v] of this.map) {

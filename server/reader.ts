@@ -55,8 +55,10 @@ export interface ReaderOptions {
   storage: TreeStorage;
   /** Methods of the Document endpoint besides GET that another handler serves. */
   methods?: DocumentMethod[];
-  /** How many parsed documents and manifests to keep in memory. */
+  /** How many manifests to keep in memory (default 64). */
   cacheSize?: number;
+  /** The bytes of parsed documents to keep in memory (default TEXT_CACHE_BYTES). */
+  textCacheBytes?: number;
   /**
    * Cache-Control of responses read from the tree (default STATIC_CACHE_CONTROL). A server
    * whose tree changes under it (writes, watch) sends "no-cache": clients revalidate with the ETag.
@@ -74,7 +76,26 @@ interface FolderIndex {
 
 export type StoredHit = { response: DtsResponse; etag?: string; encoding?: string; vary?: boolean };
 
-const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * The bounds of the two caches of answers and documents. V8 holds about twice what is live, so
+ * each MB here is some 2 MB of the server's memory: on the 10x synthetic tree under a mixed load,
+ * 64 + 48 MB took the server to 550 MB; 24 + 24 MB to 270 MB, at the same speed (issue 14).
+ */
+const RESPONSE_CACHE_BYTES = 24 * 1024 * 1024;
+/**
+ * Parsed documents kept for computed answers (ranges, navigation the tree does not hold), bounded
+ * by their bytes, not their number: 64 of latinLit's largest would hold hundreds of MB. Half the
+ * bound for one, so the largest documents (5 MB and their index) are kept too.
+ */
+const TEXT_CACHE_BYTES = 24 * 1024 * 1024;
+/** What a document counts while it is read (it holds nothing yet); then its source and index sizes. */
+const TEXT_PENDING_COST = 1024;
+
+/** A parsed document being read or read, and what it counts against TEXT_CACHE_BYTES. */
+interface CachedText {
+  text: Promise<CitedText | null>;
+  cost: number;
+}
 /** What an entry costs besides its body and key: the map slot, the hit and its strings, roughly. */
 const ENTRY_OVERHEAD = 512;
 
@@ -87,13 +108,14 @@ export class TreeReader {
   private library: Promise<Library> | null = null;
   /** Each folder's manifest, and the blocks of packed ones (keyed by their path). */
   private readonly manifests: Lru<Promise<FolderIndex | null>>;
-  private readonly texts: Lru<Promise<CitedText | null>>;
+  private readonly texts: Lru<CachedText>;
   /** Stored responses kept in memory, bounded by their bytes: most requests then touch no file. */
   private readonly responses = new Lru<StoredHit>(RESPONSE_CACHE_BYTES, entrySize, RESPONSE_CACHE_BYTES / 16);
 
   constructor(private readonly options: ReaderOptions) {
     this.manifests = new Lru(options.cacheSize ?? 64);
-    this.texts = new Lru(options.cacheSize ?? 64);
+    const textBytes = options.textCacheBytes ?? TEXT_CACHE_BYTES;
+    this.texts = new Lru<CachedText>(textBytes, (_, t) => t.cost, textBytes / 2);
   }
 
   /** Forgets what was read, after the tree changed. */
@@ -129,6 +151,12 @@ export class TreeReader {
   /** The stored responses kept in memory: how many, and the bytes their bound counts. */
   get cacheStats(): { entries: number; bytes: number } {
     const { entries, cost } = this.responses.stats;
+    return { entries, bytes: cost };
+  }
+
+  /** The parsed documents kept in memory: how many, and the bytes their bound counts. */
+  get textCacheStats(): { entries: number; bytes: number } {
+    const { entries, cost } = this.texts.stats;
     return { entries, bytes: cost };
   }
 
@@ -339,28 +367,33 @@ export class TreeReader {
 
   /** A document's source and index, or null when it has none in the tree. */
   loadText(id: string): Promise<CitedText | null> {
-    let t = this.texts.get(id);
-    if (!t) {
-      const folder = documentFolder(id);
-      const source = this.entry(folder, WHOLE_DOCUMENT).then((e) =>
-        e ? readRange(this.options.storage, treePath(folder, e.file), e.offset, e.length) : null,
-      );
-      t = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), source]).then(([index, body]) =>
-        index && body ? new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), body) : null,
-      );
-      this.texts.set(id, t);
-    }
-    return t;
+    const known = this.texts.get(id);
+    if (known) return known.text;
+    const folder = documentFolder(id);
+    const source = this.entry(folder, WHOLE_DOCUMENT).then((e) =>
+      e ? readRange(this.options.storage, treePath(folder, e.file), e.offset, e.length) : null,
+    );
+    const cached: CachedText = { text: Promise.resolve(null), cost: TEXT_PENDING_COST };
+    cached.text = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), source]).then(([index, body]) => {
+      if (!index || !body) return null;
+      // Counted as read: the source, and the index at about twice its JSON (objects, strings, the ref map).
+      if (this.texts.get(id) === cached) this.texts.set(id, { text: cached.text, cost: body.length + 2 * index.body.length });
+      return new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), body);
+    });
+    this.texts.set(id, cached);
+    return cached.text;
   }
 
   /** A document's text, or the answer (in the endpoint's format) that says why it has none. */
   private async textOf(site: Site, id: string, kind: "document" | "navigation"): Promise<CitedText | DtsResponse> {
+    // A document with text has its index in the tree: the catalogue (16 MB of objects at 10x
+    // latinLit) is read only to say why there is none.
+    const indexed = await this.loadText(id);
+    if (indexed) return indexed;
     const library = await this.loadLibrary();
     const node = library.nodes.get(id);
     if (node?.kind !== "resource") return kind === "document" ? unknownDocument(site, id) : jsonError(site, 404, noDocument(id));
-    const summary = library.texts.get(id);
-    const text = summary?.hasText ? await this.loadText(id) : null;
-    return text ?? withoutText(site, kind, id, summary?.unreadable);
+    return withoutText(site, kind, id, library.texts.get(id)?.unreadable);
   }
 
   /** The response to a request the tree does not hold. */
