@@ -29,6 +29,13 @@ declare module "autocannon" {
     pipelining?: number;
     timeout?: number;
     headers?: Record<string, string>;
+    /** Each request made from the one before: `setupRequest` may change its path. */
+    requests?: { setupRequest?: (request: Request) => Request }[];
+  }
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
   }
   function autocannon(options: Options): Promise<Result>;
   export default autocannon;

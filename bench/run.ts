@@ -72,6 +72,8 @@ interface Options {
   scale: number;
   only: Set<string> | null;
   duration: number;
+  /** The mixed load on the largest synthetic tree (issue 14: 60 s). */
+  mixedDuration: number;
   connections: number;
   keep: boolean;
   results: string;
@@ -82,6 +84,7 @@ function parseOptions(argv: string[]): Options {
     scale: Number(process.env.DTS_BENCH_SCALE ?? 1),
     only: null,
     duration: 5,
+    mixedDuration: 60,
     connections: 32,
     keep: false,
     results: join(PROJECT, ".bench/results.json"),
@@ -95,18 +98,20 @@ function parseOptions(argv: string[]): Options {
     if (a === "--scale") o.scale = Number(value());
     else if (a === "--only") o.only = new Set(value().split(","));
     else if (a === "--duration") o.duration = Number(value());
+    else if (a === "--mixed-duration") o.mixedDuration = Number(value());
     else if (a === "--connections") o.connections = Number(value());
     else if (a === "--keep") o.keep = true;
     else if (a === "--results") o.results = resolve(value());
     else if (a === "--help" || a === "-h") {
       console.log(
-        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental,v1,deploy] [--duration s] [--connections n] [--keep] [--results file]",
+        "usage: npm run bench -- [--scale 1|10|100] [--only build,slice,scale,serve,incremental,v1,deploy] [--duration s] [--mixed-duration s] [--connections n] [--keep] [--results file]",
       );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
   if (![1, 10, 100].includes(o.scale)) throw new Error(`--scale must be 1, 10 or 100, not ${o.scale}`);
-  if (!(o.duration > 0) || !(o.connections > 0)) throw new Error("--duration and --connections must be positive");
+  if (!(o.duration > 0) || !(o.mixedDuration > 0) || !(o.connections > 0))
+    throw new Error("--duration, --mixed-duration and --connections must be positive");
   return o;
 }
 
@@ -493,8 +498,8 @@ async function scalePart(options: Options): Promise<void> {
     const docs = Math.max(1, Math.round(LATIN_DOCS_WITH_TEXT * scale));
     const passages = Math.round(LATIN_PASSAGES * scale);
     const name = `synthetic ${scale}x`;
-    // About 2.5 kB of corpus and 10 kB of tree on disk per passage (small files take a block each).
-    const need = passages * 13_000;
+    // About 0.2 kB of corpus and 2.6 kB of packed tree on disk per passage (1x: 55 MB and 790 MB).
+    const need = passages * 4_000;
     const free = diskFree(work);
     if (free < need * 1.2) {
       skip("2 scale", name, `needs about ${(need / 1e9).toFixed(0)} GB free in ${tmpdir()}, has ${(free / 1e9).toFixed(0)} GB`);
@@ -550,6 +555,96 @@ async function scalePart(options: Options): Promise<void> {
   }
   if (options.scale < 10)
     skip("2 scale", "synthetic 10x and 100x", "opt-in: npm run bench -- --scale 10 (or 100); about 10 and 100 minutes");
+  const largest = done.at(-1);
+  if (largest) await mixedServe(options, `synthetic ${largest.scale}x`, join(work, `synthetic-${largest.scale}-tree`));
+}
+
+// dts serve on the largest synthetic tree (issue 14, goal 2): how soon it answers, and its memory
+// under a load of many distinct answers (collections, navigation, passages, ranges, whole
+// documents), not the few a cache would hold.
+
+const MIXED_DOCUMENTS = 400;
+const PASSAGES_PER_DOCUMENT = 20;
+
+async function mixedServe(options: Options, label: string, tree: string): Promise<void> {
+  const started = performance.now();
+  const server = await startDts(tree, null, null);
+  try {
+    const root = await get(`${server.url}/api/dts/collection`);
+    const startup = (performance.now() - started) / 1000;
+    row("2 scale", `dts serve on the ${label} tree: start to first answer`, secs(startup), "< 2 s", root.status === 200 && startup < 2);
+    log(`dts serve on the ${label} tree: gathering URLs`);
+    const paths = await mixedPaths(server.url);
+    const rss = (): number => {
+      try {
+        return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    };
+    if (!rss()) {
+      skip("2 scale", `dts serve on the ${label} tree: RSS under a mixed load`, "no /proc/<pid>/status to read it from");
+      return;
+    }
+    log(`dts serve on the ${label} tree: ${options.mixedDuration} s of load over ${num(paths.all.length)} URLs`);
+    let peak = rss();
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rss());
+    }, 100);
+    let next = 0;
+    const r = await autocannon({
+      url: server.url,
+      connections: options.connections,
+      duration: options.mixedDuration,
+      requests: [{ setupRequest: (req) => ({ ...req, path: paths.all[next++ % paths.all.length] }) }],
+    });
+    clearInterval(timer);
+    const kinds = Object.entries(paths.counts)
+      .map(([k, n]) => `${num(n)} ${k}`)
+      .join(", ");
+    row(
+      "2 scale",
+      `dts serve on the ${label} tree: peak RSS under ${secs(options.mixedDuration)} of mixed load (${kinds})`,
+      `${mb(peak)}; ${num(r.requests.average)} req/s${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ""}`,
+      "< 200 MB",
+      peak < 200 * MB && r.non2xx === 0 && r.errors === 0,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Distinct URLs of a tree: its collections, and of up to MIXED_DOCUMENTS documents their navigation, passages, a range and the whole. */
+async function mixedPaths(url: string): Promise<{ all: string[]; counts: Record<string, number> }> {
+  const api = "/api/dts";
+  const q = encodeURIComponent;
+  const groups: Record<string, string[]> = { collections: [], navigation: [], passages: [], ranges: [], documents: [] };
+  const queue: string[] = [""];
+  const documents: string[] = [];
+  while (queue.length && documents.length < MIXED_DOCUMENTS) {
+    const id = queue.shift()!;
+    const path = `${api}/collection${id ? `?id=${q(id)}` : ""}`;
+    groups.collections.push(path);
+    const c = await getJson<{ member?: { "@id": string; "@type": string }[] }>(url + path);
+    for (const m of c.member ?? []) (m["@type"] === "Resource" ? documents : queue).push(m["@id"]);
+  }
+  for (const id of documents.slice(0, MIXED_DOCUMENTS)) {
+    const nav = await get(`${url}${api}/navigation?id=${q(id)}&down=max`);
+    if (nav.status !== 200) continue;
+    const refs = (JSON.parse(nav.body.toString()) as { member: { ref: string }[] }).member.map((m) => m.ref);
+    groups.navigation.push(`${api}/navigation?id=${q(id)}`);
+    const step = Math.max(1, Math.floor(refs.length / PASSAGES_PER_DOCUMENT));
+    for (let i = 0; i < refs.length; i += step) groups.passages.push(`${api}/document?id=${q(id)}&ref=${q(refs[i])}`);
+    if (refs.length > 3) groups.ranges.push(`${api}/document?id=${q(id)}&start=${q(refs[0])}&end=${q(refs[3])}`);
+    groups.documents.push(`${api}/document?id=${q(id)}`);
+  }
+  // Interleaved, so that every stretch of the load asks for every kind.
+  const all = Object.values(groups).flat();
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = (i * 7919) % (i + 1);
+    [all[i], all[j]] = [all[j], all[i]];
+  }
+  return { all, counts: Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, v.length])) };
 }
 
 function diskFree(path: string): number {
@@ -567,6 +662,8 @@ function diskFree(path: string): number {
 interface Server {
   url: string;
   stop(): Promise<void>;
+  /** The server's process, when it is one of ours. */
+  pid?: number;
 }
 
 async function freePort(): Promise<number> {
@@ -615,7 +712,7 @@ async function startDts(tree: string, corpus: string | null, token: string | nul
     child.stderr!.on("data", (b: Buffer) => (text += b.toString()));
     child.on("exit", (code) => fail(new Error(`dts serve exited (${code}): ${text}`)));
   });
-  return { url, stop: () => stopChild(child) };
+  return { url, stop: () => stopChild(child), pid: child.pid };
 }
 
 interface Site {
