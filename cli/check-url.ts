@@ -2,8 +2,7 @@
 // exit status. `dts check` without a URL checks a corpus folder, as before.
 
 import { InvalidArgumentError } from "commander";
-import { checkService, DEFAULT_OPTIONS } from "../check/crawl.js";
-import { formatReport } from "../check/report.js";
+import { DEFAULT_OPTIONS } from "../check/answers.js";
 
 export interface UrlCheckOptions {
   json?: boolean;
@@ -28,6 +27,8 @@ export const URL_DEFAULTS = DEFAULT_OPTIONS;
 
 /** Runs the crawl and prints its report; exit status 1 when a check failed, else 0. */
 export async function runUrlCheck(url: string, opts: UrlCheckOptions): Promise<number> {
+  // Loaded here: the crawler brings jsonld, which no other command needs.
+  const [{ checkService }, { formatReport }] = await Promise.all([import("../check/crawl.js"), import("../check/report.js")]);
   const report = await checkService(url, {
     maxResources: opts.maxResources,
     sample: opts.sample,

@@ -2,7 +2,7 @@
 
 import type { Command } from "commander";
 import { SWITCH_KEY } from "../builder/tree/bucket-layout.js";
-import { type DeployReport, deploy } from "../deploy/deploy.js";
+import type { DeployReport } from "../deploy/deploy.js";
 import { integer } from "./options.js";
 import { progressBar } from "./progress.js";
 import { bytes } from "./report.js";
@@ -65,7 +65,7 @@ export function registerDeploy(program: Command, fail: (command: string, error: 
         // The SDK warns on every run that its releases of 2027 will need Node 22 (the lockfile's do not).
         process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
         // Loaded here only: the SDK takes 0.2 s and 25 MB, which no other command should pay.
-        const { parseTarget, s3Store } = await import("../deploy/s3-store.js");
+        const [{ parseTarget, s3Store }, { deploy }] = await Promise.all([import("../deploy/s3-store.js"), import("../deploy/deploy.js")]);
         const store = s3Store(parseTarget(opts.to, { endpoint: opts.endpoint, region: opts.region }));
         const bar = opts.json ? null : progressBar(process.stderr, "objects");
         const report = await deploy({

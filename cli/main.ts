@@ -14,7 +14,6 @@ import { makeSite, type Site, servesApi } from "../builder/site.js";
 import { SITE_FILE } from "../builder/tree/layout.js";
 import { v1BasePath } from "../builder/v1/urls.js";
 import { DEFAULT_MAX_BODY } from "../builder/wire.js";
-import { startServer } from "../server/serve.js";
 import { isServiceUrl, runUrlCheck, seconds, URL_DEFAULTS } from "./check-url.js";
 import { registerDeploy } from "./deploy.js";
 import { chooseLayout, integer, siteFromOptions, treeOptions } from "./options.js";
@@ -186,6 +185,8 @@ program
       // With a corpus the tree is built (or brought up to date) first, so it may not exist yet.
       const site = opts.corpus ? readSiteOr(opts.dist, makeSite()) : readSite(opts.dist);
       const token = process.env.DTS_TOKEN || undefined;
+      // Loaded by the command that runs it: `dts build` does not carry the server (30 MB).
+      const { startServer } = await import("../server/serve.js");
       const server = await startServer({
         dist: opts.dist,
         site,

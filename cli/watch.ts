@@ -3,8 +3,6 @@
 // the write API, kept here so the serve command stays short.
 
 import { type Command, InvalidArgumentError } from "commander";
-import { CorpusWatcher, describeRebuild } from "../builder/build/watcher.js";
-import { Workspace } from "../builder/build/workspace.js";
 import { count } from "../builder/count.js";
 import { chooseLayout, siteFromOptions, treeOptions } from "./options.js";
 
@@ -35,6 +33,11 @@ export function registerWatch(program: Command, fail: (command: string, error: u
       try {
         const layout = chooseLayout(opts.layout, [], opts.out);
         const site = siteFromOptions(opts, layout);
+        // Loaded by the command that runs them: the watcher brings chokidar.
+        const [{ CorpusWatcher, describeRebuild }, { Workspace }] = await Promise.all([
+          import("../builder/build/watcher.js"),
+          import("../builder/build/workspace.js"),
+        ]);
         const { workspace, report } = await Workspace.open({ corpus: opts.corpus, dist: opts.out, site });
         console.log(
           `dts watch: built ${opts.out} from ${opts.corpus}: ${count(report.documents, "document")}, ${report.documents - report.reused} rebuilt, ${count(report.files, "file")} written in ${report.seconds.toFixed(2)} s`,
