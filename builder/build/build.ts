@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { fillFromHeader, type Library, type ResourceNode, type TextSummary, type Warning } from "../catalog.js";
 import { HOST_OPTIONS_FILE, type HostOptions, type HostReport, writeHostFiles } from "../hosts/host-files.js";
 import { checkLimit, LIMITS } from "../hosts/limits.js";
-import { loadDocuments } from "../metadata/load.js";
 import { writePageFiles } from "../page/files.js";
 import { listOr, readTextOr } from "../read-files.js";
 import type { DocumentMethod } from "../render/service.js";
@@ -22,6 +21,7 @@ import { bumpGeneration, TreeWriter } from "../tree/tree-writer.js";
 import { entryUrl } from "../urls.js";
 import { removeStaticDocumentsNotIn, staticCollectionFiles, treeSize } from "../v1/static-files.js";
 import { v1Url } from "../v1/urls.js";
+import { loadDocumentsApart } from "./catalogue-thread.js";
 import { type DocumentResult, documentTask, OUTPUT_VERSION } from "./document-output.js";
 import { writeDocuments } from "./document-pool.js";
 import type { PlanReason } from "./plan.js";
@@ -82,7 +82,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const methods = options.methods ?? ["GET"];
   const record = JSON.stringify({ outputVersion: OUTPUT_VERSION, site: options.site, methods });
   const incremental = !options.full && folder.state === "tree" && readTextOr(join(out, TREE_RECORD), "") === record;
-  const { catalog, resources } = await loadDocuments(options.corpus);
+  const { catalog, resources } = await loadDocumentsApart(options.corpus);
 
   const root = incremental ? out : makeStaging(out);
   // The record goes in first, so a staging folder left by a killed build is known as ours.

@@ -15,7 +15,6 @@ import { type FileSink, packOptions, replaceFile, writeFolder } from "./folder-s
 import { GENERATION_FILE, requestToPath, splitTreePath } from "./layout.js";
 import type { KeptEntry, StoredBody } from "./packed-folder.js";
 
-
 /** Writes files under `root`, making folders once. */
 export class DiskSink implements FileSink {
   private readonly made = new Set<string>();
