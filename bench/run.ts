@@ -1078,7 +1078,8 @@ async function servePart(
 
 async function rebuildPart(state: LatinState): Promise<void> {
   log("latinLit: second build, no change");
-  const again = await dtsBuild(state.corpus, state.tree, 600);
+  // With the settings of the full build: other settings are another tree, rebuilt whole.
+  const again = await dtsBuild(state.corpus, state.tree, 600, SITE_URL);
   data["rebuild latinLit no change"] = {
     usage: again.run.usage,
     report: again.report && { ...again.report, warnings: again.report.warnings.length },
@@ -1121,7 +1122,7 @@ async function rebuildPart(state: LatinState): Promise<void> {
   const text = readFileSync(file, "utf8");
   writeFileSync(file, text.replace("Cui dono lepidum novum libellum", "Cui dono lepidum novum libellum (bench)"));
   log("latinLit: build after one document changed");
-  const one = await dtsBuild(state.corpus, state.tree, 600);
+  const one = await dtsBuild(state.corpus, state.tree, 600, SITE_URL);
   data["rebuild latinLit one change"] = {
     usage: one.run.usage,
     report: one.report && { ...one.report, warnings: one.report.warnings.length },
