@@ -211,13 +211,16 @@ export class TreeReader {
   }
 
   /**
-   * The key in memory of the stored answer to a 1-draft2 GET of `pathname` and `search` with
-   * that Accept-Encoding, or null when no stored answer is one (computed, 1.0, refused). The
+   * The key in memory of the stored answer to a GET of `pathname` and `search` with that
+   * Accept-Encoding, or null when no stored answer is one (computed, 1.0 of another tree, refused). The
    * same for a URL whatever the tree holds: a server may remember it per URL.
    */
   memoryKey(pathname: string, search: string, acceptEncoding: string | null): string | null {
-    const req = readRequest(pathname, search, this.options.site);
-    if (req === null || req.kind === "bad" || isV1(req)) return null;
+    const site = this.options.site;
+    const req = readRequest(pathname, search, site);
+    if (req === null || req.kind === "bad") return null;
+    // A 1.0 answer is a stored one (answerV1) only in a packed tree with its site URL.
+    if (isV1(req) && (site.siteUrl === undefined || site.staticPaths)) return null;
     const path = requestToPath(req);
     return path === null ? null : cacheKey(path, acceptEncoding);
   }

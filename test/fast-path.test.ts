@@ -145,6 +145,44 @@ describe("the fast path answers as the app does", () => {
   });
 });
 
+describe("the fast path on DTS 1.0", () => {
+  it("answers stored 1.0 answers of a tree with its site URL as the app does; computes nothing", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "dts-fast-v1-"));
+    const site = makeSite({ siteUrl: TEST_SITE_URL, apis: ["1-draft2", "1.0"] });
+    await build({ corpus: EMBEDDED, out: dist, site, workers: 0 });
+    const s = await startServer({ dist, site, port: 0, host: "127.0.0.1" });
+    try {
+      const stored = [
+        `/api/dts/v1/document?resource=${q(GEORGICS)}&ref=1.1`,
+        `/api/dts/v1/document?resource=${q(CAESAR)}`,
+        `/api/dts/v1/navigation?resource=${q(ODYSSEY)}&down=1`,
+        `/api/dts/v1/navigation?resource=${q(ODYSSEY)}&ref=1`,
+        "/api/dts/v1/collection",
+      ];
+      for (const path of stored) {
+        for (const method of ["GET", "HEAD"]) {
+          const before = s.memoryAnswers();
+          const cold = await rawAnswer(s.url, get(path, {}, method));
+          const warm = await rawAnswer(s.url, get(path, {}, method));
+          expect(cold, path).toMatch(/^HTTP\/1\.1 200 /);
+          expect(warm, `${method} ${path}`).toBe(cold);
+          expect(s.memoryAnswers() - before, `${method} ${path}`).toBeGreaterThanOrEqual(1);
+        }
+      }
+      // Computed (down=0 is never stored) and not found: the app, both times.
+      const before = s.memoryAnswers();
+      for (const path of [`/api/dts/v1/navigation?resource=${q(ODYSSEY)}&ref=1.1&down=0`, `/api/dts/v1/document?resource=nothing`]) {
+        const a = await rawAnswer(s.url, get(path));
+        expect(await rawAnswer(s.url, get(path))).toBe(a);
+      }
+      expect(s.memoryAnswers()).toBe(before);
+    } finally {
+      await s.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the fast path and writes", () => {
   it("a read after a PUT sees the new passage (the memory is forgotten; a commit in progress sends reads to the app)", async () => {
     const w = await writeTree();
