@@ -74,10 +74,20 @@ export function* documentResponses(site: Site, text: CitedText): Generator<Store
  */
 function* v1DocumentResponses(site: Site, whole: CitedText): Generator<StoredResponse> {
   const resource = whole.id;
-  yield { request: { kind: "v1-document", resource }, response: renderV1Document(site, { kind: "v1-document", resource }, whole) };
+  const trees: [string | undefined, CitedText][] = [];
   for (const tree of [undefined, ...(whole.index.trees ?? []).map((t) => t.identifier)]) {
     const text = chooseTree(whole, tree);
-    if (!(text instanceof CitedText)) continue;
+    if (text instanceof CitedText) trees.push([tree, text]);
+  }
+  // Folder by folder (the writer writes each as the next begins): the documents, then navigation.
+  yield { request: { kind: "v1-document", resource }, response: renderV1Document(site, { kind: "v1-document", resource }, whole) };
+  for (const [tree, text] of trees) {
+    for (const unit of text.units) {
+      const request = { kind: "v1-document", resource, tree, ref: unit.ref } as const;
+      yield { request, response: renderV1Document(site, request, whole) };
+    }
+  }
+  for (const [tree, text] of trees) {
     const downs = [-1];
     for (let d = 1; d <= Math.max(2, text.index.maxCiteDepth); d++) downs.push(d);
     const nav = (ref: string | undefined, down: number | undefined): StoredResponse => {
@@ -86,8 +96,6 @@ function* v1DocumentResponses(site: Site, whole: CitedText): Generator<StoredRes
     };
     for (const down of downs) yield nav(undefined, down);
     for (const unit of text.units) {
-      const request = { kind: "v1-document", resource, tree, ref: unit.ref } as const;
-      yield { request, response: renderV1Document(site, request, whole) };
       yield nav(unit.ref, undefined);
       for (const down of downs) yield nav(unit.ref, down);
     }
@@ -107,13 +115,12 @@ function* draftDocumentResponses(site: Site, text: CitedText): Generator<StoredR
   // The whole document is the tree's copy of the source (ranges are cut from it): always stored.
   yield doc();
   if (!servesApi(site, "1-draft2")) return;
+  // Folder by folder, as in 1.0: the passages, then navigation.
+  for (const unit of text.units) yield doc(unit.ref);
   const depth = text.index.maxCiteDepth;
   for (let down = 1; down <= Math.max(1, depth); down++) yield nav(undefined, down);
   yield nav(undefined, "max");
-  for (const unit of text.units) {
-    yield doc(unit.ref);
-    yield nav(unit.ref, 1);
-  }
+  for (const unit of text.units) yield nav(unit.ref, 1);
   for (let u = 0; u < text.units.length; u++) {
     const unit = text.units[u];
     if (unit.level >= depth || text.unitsAt(unit.level + 1, u).length === 0) continue;

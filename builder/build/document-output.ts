@@ -131,7 +131,7 @@ function renderAll(
   known?: KnownSource,
 ): DocumentResult {
   const hash = source ? sourceHash(site, source) : "";
-  const writer = new TreeWriter(root, { atomic: inPlace, layout: site.layout, staticSite: site });
+  const writer = new TreeWriter(root, { atomic: inPlace, layout: site.layout, staticSite: site, folderByFolder: true });
   const staticBefore = inPlace ? staticFilesOf(root, site, task.id) : [];
   const warnings: Warning[] = [];
   const { text, unreadable, header } = readText(task, source, warnings, known);

@@ -47,6 +47,12 @@ export interface TreeWriterOptions {
    * names no file may have) are left to `dts serve`, which computes them.
    */
   staticSite?: Site;
+  /**
+   * Responses come folder by folder (documentResponses yields them so): each folder is written
+   * as soon as the next one begins, so a document's answers are not all held at once. A folder
+   * whose responses come in two runs is refused (its second write would lose the first's).
+   */
+  folderByFolder?: boolean;
 }
 
 const utf8 = new TextEncoder();
@@ -54,6 +60,9 @@ const utf8 = new TextEncoder();
 export class TreeWriter {
   private readonly folders = new Map<string, (StoredBody | KeptEntry)[]>();
   private readonly written = new Set<string>();
+  /** With folderByFolder: the folder being filled, and those written. */
+  private current: string | null = null;
+  private readonly done = new Set<string>();
   private readonly sink: FileSink;
   files = 0;
   bytes = 0;
@@ -80,6 +89,11 @@ export class TreeWriter {
   /** Adds a response to its folder, written at the next flush. */
   writeResponse(path: string, response: DtsResponse): void {
     const { folder, name } = splitTreePath(path);
+    if (this.options.folderByFolder && folder !== this.current) {
+      if (this.current !== null) this.writeFolderNow(this.current);
+      if (this.done.has(folder)) throw new Error(`${folder}: its responses came in two runs, and a folder is written once`);
+      this.current = folder;
+    }
     const body = typeof response.body === "string" ? utf8.encode(response.body) : response.body;
     this.folderItems(folder).push({ name, head: { status: response.status, type: response.type, link: response.link }, body });
   }
@@ -107,18 +121,23 @@ export class TreeWriter {
 
   /** Writes the folders of the responses added so far; returns every folder and data path written since the last flush. */
   flush(): Set<string> {
-    const options = packOptions(this.options.layout);
-    for (const [folder, items] of this.folders) {
-      const write = this.options.atomic ? { fresh: false as const } : { fresh: true as const, sink: this.sink };
-      const done = writeFolder(this.root, folder, items, options, write);
-      this.files += done.files;
-      this.bytes += done.bytes;
-      this.written.add(folder);
-    }
-    this.folders.clear();
+    for (const folder of [...this.folders.keys()]) this.writeFolderNow(folder);
+    this.current = null;
     const written = new Set(this.written);
     this.written.clear();
     return written;
+  }
+
+  private writeFolderNow(folder: string): void {
+    const items = this.folders.get(folder);
+    if (!items) return;
+    const write = this.options.atomic ? { fresh: false as const } : { fresh: true as const, sink: this.sink };
+    const done = writeFolder(this.root, folder, items, packOptions(this.options.layout), write);
+    this.files += done.files;
+    this.bytes += done.bytes;
+    this.written.add(folder);
+    this.folders.delete(folder);
+    this.done.add(folder);
   }
 }
 
