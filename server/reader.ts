@@ -88,7 +88,7 @@ const RESPONSE_CACHE_BYTES = 24 * 1024 * 1024;
  * bound for one, so the largest documents (5 MB and their index) are kept too.
  */
 const TEXT_CACHE_BYTES = 24 * 1024 * 1024;
-/** What a document counts while it is read (it holds nothing yet); then its source and index sizes. */
+/** What a document counts while it is read (it holds nothing yet, but its id); then its source and index sizes. */
 const TEXT_PENDING_COST = 1024;
 
 /** A parsed document being read or read, and what it counts against TEXT_CACHE_BYTES. */
@@ -376,9 +376,13 @@ export class TreeReader {
     const source = this.entry(folder, WHOLE_DOCUMENT).then((e) =>
       e ? readRange(this.options.storage, treePath(folder, e.file), e.offset, e.length) : null,
     );
-    const cached: CachedText = { text: Promise.resolve(null), cost: TEXT_PENDING_COST };
+    const cached: CachedText = { text: Promise.resolve(null), cost: TEXT_PENDING_COST + 2 * id.length };
     cached.text = Promise.all([this.options.storage.read(`${folder}/${INDEX_FILE}`), source]).then(([index, body]) => {
-      if (!index || !body) return null;
+      // No text (an unknown id, any a client may send): nothing is kept for it.
+      if (!index || !body) {
+        if (this.texts.get(id) === cached) this.texts.delete(id);
+        return null;
+      }
       // Counted as read: the source, and the index at about twice its JSON (objects, strings, the ref map).
       if (this.texts.get(id) === cached) this.texts.set(id, { text: cached.text, cost: body.length + 2 * index.body.length });
       return new CitedText(id, indexFromJson(new TextDecoder().decode(index.body)), body);

@@ -75,4 +75,13 @@ describe("the parsed documents a reader keeps", () => {
     expect(reader.textCacheStats.entries).toBeLessThan(ids.length);
     expect(reader.textCacheStats.entries).toBeGreaterThanOrEqual(1);
   });
+
+  it("keep nothing for ids without a text, however many a client sends", async () => {
+    const { reader, ids } = await readerOver();
+    await reader.loadText(ids[0]);
+    const before = reader.textCacheStats;
+    const unknown = Array.from({ length: 200 }, (_, i) => `urn:nothing:${i}:${"x".repeat(2000)}`);
+    expect(await Promise.all(unknown.map((id) => reader.loadText(id)))).toEqual(unknown.map(() => null));
+    expect(reader.textCacheStats).toEqual(before);
+  });
 });
