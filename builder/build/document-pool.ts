@@ -15,7 +15,7 @@ export interface PoolOptions {
   /**
    * Render workers for a full build (default: one per core); 0 renders on this thread. Each
    * writes its documents' files: packed, a document is a few files, and on a 2-core VM two
-   * workers writing built latinLit in 24 s against 32 s for one worker handing its files to
+   * workers writing built latinLit in 18 s against 32 s for one worker handing its files to
    * this thread (which was two thirds idle). An in-place build (incremental) renders on this
    * thread.
    */
