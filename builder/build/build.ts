@@ -112,8 +112,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new TreeWriter(root, { atomic: incremental, layout: options.site.layout, staticSite: options.site });
   const catalogJson = libraryToJson(library);
   if (!incremental || readTextOr(join(root, CATALOG_FILE), "") !== catalogJson) {
-    // Written some nodes at a time: at 10x latinLit the collections are 144 MB, held at once
-    // they were what made the build's memory grow with the corpus.
+    // Written some nodes at a time: at 10x latinLit the collections are 144 MB, which were
+    // held at once at the end of the build.
     const written = new Set<string>();
     const ids = [...library.nodes.keys()];
     for (let i = 0; i < ids.length; i += COLLECTION_NODES_PER_WRITE) {
